@@ -1,0 +1,32 @@
+# The README's two commands: `make run` and `make test`. Each installs what it needs first.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test setup system venv lint clean bench
+
+run: setup
+	$(VENV)/bin/iwr run
+
+test: setup
+	$(PY) -m pytest -q -ra
+
+setup: system venv
+
+system:
+	@bash scripts/setup-system.sh
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+	$(PY) -m pip install -q -e '.[test]'
+	@touch $@
+
+bench: setup
+	$(PY) bench/judge_speed.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info src/*.egg-info

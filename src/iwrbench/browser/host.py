@@ -1,0 +1,51 @@
+"""Serve a page for the browser: a folder on a fresh loopback port, a server command, or a URL."""
+
+from __future__ import annotations
+
+import contextlib
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from ..sources import free_port, run_server
+from .core import origin_of
+from .server import StaticServer
+
+#: Where the judge serves the task's ``assets/`` on the page's own origin.
+ASSETS_URL_PREFIX = "/__iwr_assets__/"
+
+
+@dataclass
+class PageBundle:
+    """What the judge serves: ``root`` as the web root and ``entry`` (may carry ?query/#hash)."""
+
+    root: Path
+    entry: str = "index.html"
+    #: a command that serves the page itself (pypi sources): {port} {python} {data} are filled in
+    serve_command: str | None = None
+    data: Path | None = None
+    python: Path | None = None
+    #: an already running page elsewhere on loopback (``url`` sources), served as is
+    url: str | None = None
+
+
+@contextlib.contextmanager
+def host(bundle: PageBundle, assets_dir: Path | None = None) -> Iterator[tuple[str, set[str]]]:
+    """Yield (the page's URL, the origins it may talk to) while it is being served."""
+    if bundle.url:
+        yield bundle.url, {origin_of(bundle.url)}
+        return
+    if bundle.serve_command:
+        port = free_port()
+        cmd = bundle.serve_command.format(port=port, python=bundle.python or sys.executable,
+                                          data=bundle.data or "", root=bundle.root)
+        with run_server(shlex.split(cmd), port, cwd=bundle.root) as origin:
+            yield f"{origin}/{bundle.entry.lstrip('/')}", {origin}
+        return
+    mounts: dict[str, Path] = {"/": bundle.root}
+    if assets_dir is not None and assets_dir.is_dir():
+        mounts[ASSETS_URL_PREFIX] = assets_dir
+    with StaticServer(mounts) as srv:
+        yield srv.url(bundle.entry), {srv.origin}

@@ -1,0 +1,115 @@
+"""Settle by condition, never a bare sleep.
+
+A page is settled when: the document has loaded, its fonts are ready, no request of its own
+is in flight, and its DOM has not changed for ``quiet_ms`` (two animation frames included).
+There is always an upper bound; when it is hit the report says what kept changing.
+Screenshots are taken with CSS animations disabled and the caret hidden, so a blinking caret
+or a spinner cannot make two identical states differ.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any
+
+_QUIET_JS = r"""
+async ({quiet, budget}) => {
+  const t0 = performance.now();
+  const st = window.__iwrMut || {last: 0, count: 0, what: ''};
+  const frames = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const sleep = (ms) => new Promise(r => setTimeout(r, ms));
+  try { if (document.fonts && document.fonts.status !== 'loaded')
+          await Promise.race([document.fonts.ready, sleep(budget)]); } catch (e) {}
+  while (true) {
+    await Promise.race([frames(), sleep(100)]);
+    const now = performance.now();
+    if (document.readyState === 'complete' && now - st.last >= quiet)
+      return {quiet: true, waited: now - t0, mutations: st.count, what: st.what};
+    if (now - t0 >= budget)
+      return {quiet: false, waited: now - t0, mutations: st.count, what: st.what,
+              ready: document.readyState};
+    await sleep(Math.min(50, quiet / 4));
+  }
+}
+"""
+
+
+@dataclass
+class SettleReport:
+    settled: bool
+    waited_ms: float
+    what: str = ""
+    pending_requests: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"settled": self.settled, "waited_ms": round(self.waited_ms)}
+        if not self.settled:
+            d["what"] = self.what
+        return d
+
+
+class RequestTracker:
+    """Counts the page's in-flight requests (for the network-idle part of settling)."""
+
+    def __init__(self, page: Any):
+        self.inflight: set[Any] = set()
+        page.on("request", self._start)
+        page.on("requestfinished", self._end)
+        page.on("requestfailed", self._end)
+
+    def _start(self, req: Any) -> None:
+        self.inflight.add(req)
+
+    def _end(self, req: Any) -> None:
+        self.inflight.discard(req)
+
+
+async def settle(
+    page: Any,
+    tracker: RequestTracker | None = None,
+    *,
+    quiet_ms: int = 250,
+    timeout_ms: int = 5000,
+) -> SettleReport:
+    """Wait until the page is quiet (see module doc), at most ``timeout_ms``."""
+    t0 = time.monotonic()
+    deadline = t0 + timeout_ms / 1000
+    last_what = ""
+    while True:
+        left_ms = max(0.0, (deadline - time.monotonic()) * 1000)
+        try:
+            res = await asyncio.wait_for(
+                page.evaluate(_QUIET_JS, {"quiet": quiet_ms, "budget": max(50, left_ms)}),
+                timeout=left_ms / 1000 + 2.0,
+            )
+        except asyncio.TimeoutError:
+            return SettleReport(False, (time.monotonic() - t0) * 1000, "the page stopped responding (busy script)")
+        except Exception as e:  # navigation in progress, page closed, context destroyed
+            msg = str(e).splitlines()[0] if str(e) else e.__class__.__name__
+            if time.monotonic() >= deadline:
+                return SettleReport(False, (time.monotonic() - t0) * 1000, f"navigation or error: {msg}")
+            await asyncio.sleep(0.05)
+            continue
+        last_what = res.get("what") or ""
+        pending = len(tracker.inflight) if tracker else 0
+        if res.get("quiet") and pending == 0:
+            return SettleReport(True, (time.monotonic() - t0) * 1000)
+        if time.monotonic() >= deadline:
+            if pending and res.get("quiet"):
+                what = f"{pending} request(s) still in flight"
+            elif res.get("ready") and res.get("ready") != "complete":
+                what = f"document still {res.get('ready')}"
+            else:
+                what = f"DOM kept changing ({last_what})" if last_what else "DOM kept changing"
+            return SettleReport(False, (time.monotonic() - t0) * 1000, what, pending)
+        if pending:
+            await asyncio.sleep(0.05)
+
+
+async def screenshot(page: Any, path: str | None = None, *, timeout_ms: int = 10000) -> bytes:
+    """A viewport screenshot with animations stopped and the caret hidden."""
+    return await page.screenshot(
+        path=path, full_page=False, animations="disabled", caret="hide", timeout=timeout_ms, scale="css"
+    )

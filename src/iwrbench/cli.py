@@ -1,0 +1,416 @@
+"""The ``iwr`` command. Thin: parses arguments, calls the library, prints.
+
+Every user-facing failure is an ``IwrError``: one line on stderr, exit code 2, no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .errors import IwrError
+
+EXIT_USAGE = 2
+EXIT_FAILED = 1
+
+
+# --------------------------------------------------------------------------- output helpers
+
+
+def _console():
+    from rich.console import Console
+
+    return Console(stderr=False, highlight=False)
+
+
+class _Bar:
+    """A rich progress bar fed by library progress callbacks."""
+
+    def __init__(self, label: str):
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.p = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TimeElapsedColumn(), TextColumn("{task.fields[note]}"), transient=False,
+                          console=_console(), disable=not sys.stdout.isatty() and not os.environ.get("IWR_PROGRESS"))
+        self.label = label
+        self.task = None
+        self.plain = not sys.stdout.isatty()
+
+    def __enter__(self) -> "_Bar":
+        self.p.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.p.__exit__(*exc)
+
+    def start(self, total: int, note: str = "") -> None:
+        self.task = self.p.add_task(self.label, total=total, note=note)
+        if self.plain:
+            print(f"{self.label}: {total} to do {note}".rstrip(), flush=True)
+
+    def advance(self, note: str = "") -> None:
+        if self.task is not None:
+            self.p.update(self.task, advance=1, note=note[:60])
+            if self.plain:
+                t = self.p.tasks[0]
+                print(f"  [{int(t.completed)}/{int(t.total or 0)}] {note}", flush=True)
+
+
+def print_leaderboard(summary: dict, title: str = "Leaderboard") -> None:
+    from rich.table import Table
+
+    t = Table(title=f"{title} ({summary.get('protocol')}, {summary.get('tasks')} tasks)")
+    for col in ("model", "Final", "IFS", "VFS", "LVS", "HVS", "tasks", "errors"):
+        t.add_column(col, justify="left" if col in ("model", "errors") else "right")
+
+    def f(x: Any) -> str:
+        return "-" if x is None else f"{x:.2f}"
+
+    for r in summary["leaderboard"]:
+        errs = ", ".join(f"{k}:{v}" for k, v in r["errors"].items()) or "-"
+        t.add_row(r["model"], f(r["final"]), f(r["ifs"]), f(r["vfs"]), f(r["low_level_visual"]),
+                  f(r["high_level_visual"]), str(r["tasks"]), errs)
+    _console().print(t)
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def cmd_record(a: argparse.Namespace) -> int:
+    from .record.recipe import load_recipe
+    from .record.recorder import record
+
+    recipe = load_recipe(a.recipe)
+    out = Path(a.out)
+    if out.exists() and not a.force and any(out.iterdir()):
+        raise IwrError(f"{out} exists and is not empty; pass --force to replace it")
+    print(f"recording {recipe.id} ({len(recipe.actions)} actions) -> {out}", flush=True)
+    task = record(recipe, out, progress=lambda m: print(f"  {m}", flush=True), passes=a.passes)
+    n_checks = sum(len(x.checks) for x in task.action_sequence)
+    print(f"wrote {out}: {len(task.action_sequence)} actions, {n_checks} checks, "
+          f"video {task.recording_details.duration_s:.1f}s")
+    if a.validate:
+        return _validate([out], oracle=True)
+    return 0
+
+
+def _validate(paths: list[Path], oracle: bool) -> int:
+    import tempfile
+
+    from .tasks.validate import validate
+
+    with tempfile.TemporaryDirectory(prefix="iwr-validate-") as tmp:
+        results = validate(paths, oracle=oracle, work_dir=Path(tmp))
+    bad = 0
+    for v in results:
+        if v.ok:
+            extra = f" oracle IFS {v.ifs:.0f}, {len(v.checkpoints)} visual checkpoints match" if oracle else ""
+            print(f"ok    {v.task_id}{extra}")
+        else:
+            bad += 1
+            print(f"FAIL  {v.task_id}: {v.problems[0]}")
+            for p in v.problems[1:5]:
+                print(f"      {p}")
+    if bad:
+        print(f"{bad} of {len(results)} task(s) failed validation", file=sys.stderr)
+        return EXIT_FAILED
+    return 0
+
+
+def cmd_validate(a: argparse.Namespace) -> int:
+    paths: list[Path] = []
+    for p in a.tasks:
+        p = Path(p)
+        if (p / "task.json").is_file() or not p.is_dir():
+            paths.append(p)
+        else:  # a suite folder
+            kids = sorted(d for d in p.iterdir() if (d / "task.json").is_file())
+            paths += kids or [p]
+    return _validate(paths, oracle=a.oracle)
+
+
+def _gen_options(a: argparse.Namespace):
+    from .models.base import GenerationOptions
+
+    o = GenerationOptions()
+    for k in ("fps", "max_frames", "max_images", "max_image_side", "max_output_tokens", "prompt_version",
+              "concurrency", "timeout_s", "retries"):
+        v = getattr(a, k, None)
+        if v is not None:
+            setattr(o, k, v)
+    if getattr(a, "max_cost", None) is not None:
+        o.max_cost_usd = a.max_cost
+    if getattr(a, "cache_dir", None):
+        o.cache_dir = Path(a.cache_dir)
+    o.dry_run = bool(getattr(a, "dry_run", False))
+    return o
+
+
+def _eval_progress(label: str):
+    bar = _Bar(label)
+
+    def cb(event: str, info: dict) -> None:
+        if event == "start":
+            note = f"(resuming: {info['total'] - info['todo']} done)" if info.get("resumed") else ""
+            bar.start(info["todo"], note)
+        elif event == "unit_done":
+            r = info.get("result")
+            what = f"{info['model']} / {info['task']}"
+            if r is not None:
+                what += f": {r.status}" + (f" Final {r.final:.1f}" if r.final is not None else "")
+            bar.advance(what)
+
+    return bar, cb
+
+
+def _run_eval(a: argparse.Namespace, tasks: str, models: list[str], out: Path) -> dict:
+    from .runs.evaluate import EvalConfig, evaluate
+
+    kw: dict[str, Any] = {}
+    if getattr(a, "base_url", None):
+        kw["base_url"] = a.base_url
+    cfg = EvalConfig(tasks=tasks, models=models, out=out, protocol=a.protocol, workers=a.workers,
+                     executor=a.executor, options=_gen_options(a), model_kwargs=kw,
+                     judge_model=getattr(a, "judge_model", None),
+                     allow_changed_config=getattr(a, "allow_changed_config", False),
+                     only=getattr(a, "task", None) or None, ray_address=getattr(a, "ray_address", None))
+    bar, cb = _eval_progress("evaluating")
+    with bar:
+        summary = evaluate(cfg, cb)
+    return summary
+
+
+def _write_reports(run_dirs: list[Path], html: Path | None) -> Path | None:
+    try:
+        from .report import write_reports
+    except ImportError:
+        return None
+    return write_reports(run_dirs, html=html)
+
+
+def cmd_eval(a: argparse.Namespace) -> int:
+    if a.dry_run:
+        from .generate.plan import dry_run, format_dry_run
+        from .tasks import load_suite
+
+        opts = _gen_options(a)
+        tasks = load_suite(a.tasks, only=a.task or None)
+        kw = {"base_url": a.base_url} if a.base_url else {}
+        for m in a.model:
+            info = dry_run(tasks, m, opts, check_cache=True, **kw)
+            print(f"{m}: {format_dry_run(info)}")
+        return 0
+    out = Path(a.out)
+    summary = _run_eval(a, a.tasks, a.model, out)
+    print_leaderboard(summary)
+    rep = _write_reports([out], None)
+    print(f"run folder: {out}" + (f"\nreport: {rep}" if rep else ""))
+    return 0
+
+
+def cmd_run(a: argparse.Namespace) -> int:
+    from .suites.build import ensure_built
+
+    tasks = a.tasks
+    if tasks is None:
+        print(f"suite {a.suite}: building what is missing (cached under {os.environ.get('IWR_CACHE', '~/.cache/iwrbench')})",
+              flush=True)
+        tasks = str(_build_with_bar(a.suite, jobs=None, force=False))
+    if a.out:
+        out = Path(a.out)
+    else:
+        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        out = Path("runs") / stamp
+    summary = _run_eval(a, tasks, a.model, out)
+    if not a.out:
+        latest = Path("runs") / "latest"
+        try:
+            if latest.is_symlink() or latest.exists():
+                latest.unlink()
+            latest.symlink_to(out.name)
+        except OSError:
+            pass
+    print_leaderboard(summary)
+    rep = _write_reports([out], None)
+    print(f"summary: {out / 'summary.json'}" + (f"\nreport:  {rep}" if rep else ""))
+    return 0
+
+
+def _build_with_bar(name: str, jobs: int | None, force: bool, only: list[str] | None = None):
+    from .suites.build import build_suite
+
+    bar = _Bar(f"building suite {name}")
+    with bar:
+        def cb(event: str, info: dict) -> None:
+            if event == "start":
+                bar.start(info["todo"], f"({info['reused']} cached)")
+            elif event == "done":
+                bar.advance(f"{info['task']}: {'ok' if info['ok'] else 'EXCLUDED'} ({info['seconds']:.0f}s)")
+
+        report = build_suite(name, jobs=jobs, force=force, only=only, progress=cb)
+    for o in report.excluded:
+        print(f"excluded {o.task_id}: {o.reason}", file=sys.stderr)
+    print(f"suite {name}: {len(report.ok)} task(s) ready in {report.path}"
+          + (f", {len(report.excluded)} excluded" if report.excluded else ""), flush=True)
+    if not report.ok:
+        raise IwrError(f"suite {name}: no task could be built")
+    return report.path
+
+
+def cmd_suite(a: argparse.Namespace) -> int:
+    from .suites.build import suites, tasks_dir
+
+    if a.suite_cmd == "build":
+        _build_with_bar(a.name, a.jobs, a.force, a.task or None)
+        return 0
+    if a.suite_cmd == "path":
+        from .suites.build import recipes_dir
+
+        recipes_dir(a.name)
+        print(tasks_dir(a.name))
+        return 0
+    if a.suite_cmd == "list":
+        for s in suites():
+            print(s)
+        return 0
+    if a.suite_cmd == "stats":
+        from .suites.stats import print_stats
+
+        return print_stats(a.name)
+    raise IwrError("usage: iwr suite {build,path,list,stats}")
+
+
+def cmd_report(a: argparse.Namespace) -> int:
+    from .report import write_reports
+
+    html = Path(a.html) if a.html else None
+    out = write_reports([Path(p) for p in a.runs], html=html, formats=a.format)
+    print(f"report: {out}")
+    return 0
+
+
+def cmd_doctor(a: argparse.Namespace) -> int:
+    from .doctor import doctor
+
+    return doctor()
+
+
+def cmd_schema(a: argparse.Namespace) -> int:
+    from .records import json_schemas
+
+    print(json.dumps(json_schemas(), indent=1))
+    return 0
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def _add_eval_args(p: argparse.ArgumentParser, *, models_required: bool) -> None:
+    p.add_argument("--model", action="append", required=models_required, default=None if models_required else None,
+                   help="oracle | blank | screenshot | slideshow | replay:DIR | openai:NAME | anthropic:NAME (repeatable)")
+    p.add_argument("--protocol", default="offline@1", help="offline@1 (default) or iwr-bench@1")
+    p.add_argument("--workers", type=int, default=1, help="units judged at once (default 1)")
+    p.add_argument("--executor", choices=("local", "ray"), default="local")
+    p.add_argument("--ray-address", default=None, help="an existing Ray cluster (default: start a local one)")
+    p.add_argument("--task", action="append", help="only this task id (repeatable)")
+    p.add_argument("--base-url", help="OpenAI-compatible server URL (or OPENAI_BASE_URL)")
+    p.add_argument("--judge-model", help="iwr-bench@1: the model behind the LLM grounder and multimodal judges")
+    p.add_argument("--fps", type=float, help="frames per second sent to the model (default 1)")
+    p.add_argument("--max-frames", type=int, help="at most this many frames (default 64)")
+    p.add_argument("--max-images", type=int, help="at most this many images in all (default 70)")
+    p.add_argument("--max-image-side", type=int, help="downscale images whose long side is larger")
+    p.add_argument("--max-output-tokens", type=int)
+    p.add_argument("--prompt-version")
+    p.add_argument("--concurrency", type=int, help="model calls at once per provider")
+    p.add_argument("--timeout-s", type=float, help="per model call")
+    p.add_argument("--retries", type=int, help="model call retries on 429/5xx/timeouts")
+    p.add_argument("--max-cost", type=float, help="stop making new model calls at this many USD")
+    p.add_argument("--cache-dir", help="response cache (default ~/.cache/iwrbench/responses)")
+    p.add_argument("--dry-run", action="store_true", help="print calls, images and an input-token estimate; call nothing")
+    p.add_argument("--allow-changed-config", action="store_true", help="resume a run although its configuration changed")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="iwr", description="iwrbench: rebuild interactive web pages from video, and judge them.")
+    ap.add_argument("--version", action="version", version=f"iwrbench {__version__}")
+    sub = ap.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("record", help="record a recipe into a task folder")
+    p.add_argument("recipe")
+    p.add_argument("--out", required=True)
+    p.add_argument("--force", action="store_true", help="replace an existing task folder")
+    p.add_argument("--passes", type=int, default=2, help="recordings compared to keep only stable checks (default 2)")
+    p.add_argument("--validate", action="store_true", help="also run `iwr validate --oracle` on the result")
+    p.set_defaults(fn=cmd_record)
+
+    p = sub.add_parser("validate", help="check task folders; --oracle replays them on their source")
+    p.add_argument("tasks", nargs="+")
+    p.add_argument("--oracle", action="store_true")
+    p.set_defaults(fn=cmd_validate)
+
+    p = sub.add_parser("eval", help="generate + judge + summarise (resumable)")
+    p.add_argument("--tasks", required=True, help="a suite folder, a task folder or a data.jsonl")
+    p.add_argument("--out", required=True)
+    _add_eval_args(p, models_required=True)
+    p.set_defaults(fn=cmd_eval)
+
+    p = sub.add_parser("run", help="the main job: default suite x baseline models, leaderboard and report")
+    p.add_argument("--out", help="run folder (default runs/<date-time>, linked as runs/latest)")
+    p.add_argument("--suite", default="default")
+    p.add_argument("--tasks", help="use these tasks instead of a bundled suite")
+    _add_eval_args(p, models_required=False)
+    p.set_defaults(fn=cmd_run)
+
+    p = sub.add_parser("report", help="leaderboard and HTML report of one or more runs")
+    p.add_argument("runs", nargs="+")
+    p.add_argument("--html", help="write the HTML report here (default RUN_DIR/report.html)")
+    p.add_argument("--format", action="append", choices=("md", "csv", "json"), help="also write leaderboards")
+    p.set_defaults(fn=cmd_report)
+
+    p = sub.add_parser("suite", help="bundled suites: build, path, list, stats")
+    ss = p.add_subparsers(dest="suite_cmd", required=True)
+    b = ss.add_parser("build", help="fetch, record and validate a suite into the cache")
+    b.add_argument("name", nargs="?", default="default")
+    b.add_argument("--jobs", type=int)
+    b.add_argument("--force", action="store_true")
+    b.add_argument("--task", action="append")
+    for n in ("path", "stats"):
+        x = ss.add_parser(n)
+        x.add_argument("name", nargs="?", default="default")
+    ss.add_parser("list")
+    p.set_defaults(fn=cmd_suite)
+
+    p = sub.add_parser("doctor", help="which browser, OCR, visual backends and SDKs are usable here")
+    p.set_defaults(fn=cmd_doctor)
+    p = sub.add_parser("schema", help="print the JSON Schema of the records")
+    p.set_defaults(fn=cmd_schema)
+    return ap
+
+
+DEFAULT_MODELS = ["oracle", "screenshot", "blank"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    a = ap.parse_args(argv)
+    if a.cmd == "run" and not a.model:
+        a.model = list(DEFAULT_MODELS)
+    try:
+        return a.fn(a)
+    except IwrError as e:
+        msg = str(e).replace("\n", " ")
+        print(f"iwr {a.cmd}: error: {msg}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"iwr {a.cmd}: interrupted; rerun the same command to resume", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

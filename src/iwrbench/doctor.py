@@ -1,0 +1,61 @@
+"""``iwr doctor``: what this machine can run, and why."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+
+
+def _line(ok: bool, what: str, detail: str) -> None:
+    print(f"{'ok  ' if ok else 'no  '} {what:<22} {detail}")
+
+
+def doctor() -> int:
+    from .browser.core import find_chromium
+
+    bad = 0
+    try:
+        exe, why = find_chromium()
+        ver = ""
+        if exe:
+            try:
+                ver = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=20).stdout.strip()
+            except Exception:
+                ver = "(version unknown)"
+        _line(True, "browser", f"{ver or 'Chromium'} at {exe or 'Playwright default'}: {why}")
+    except Exception as e:
+        bad += 1
+        _line(False, "browser", str(e))
+    try:
+        import playwright  # noqa: F401
+
+        _line(True, "playwright", "importable")
+    except ImportError:
+        bad += 1
+        _line(False, "playwright", "pip install playwright")
+    from . import metrics
+
+    for name in ("tesseract", "easyocr"):
+        try:
+            eng = metrics.get_ocr(name)
+            ok, why = eng.available()
+            _line(ok, f"ocr:{name}", why or "available")
+        except Exception as e:
+            _line(False, f"ocr:{name}", str(e))
+            bad += name == "tesseract"
+    for name in (None, "dinov2"):
+        try:
+            be = metrics.get_visual(name)
+            ok, why = be.available()
+            _line(ok, f"visual:{name or 'default'}", f"{getattr(be, 'name', '')} {why or 'available'}".strip())
+        except Exception as e:
+            _line(False, f"visual:{name or 'default'}", str(e))
+    for mod, hint in (("openai", "pip install openai (optional; the built-in HTTP client needs none)"),
+                      ("anthropic", "pip install anthropic (optional)"), ("ray", "pip install 'iwrbench[ray]'"),
+                      ("torch", "pip install 'iwrbench[dino]'"), ("easyocr", "pip install easyocr")):
+        found = importlib.util.find_spec(mod) is not None
+        _line(found, f"package:{mod}", "installed" if found else hint)
+    _line(shutil.which("npm") is not None, "npm", "fetches third-party suite sites" if shutil.which("npm") else "needed to build npm-sourced suite tasks")
+    print("protocols: offline@1 needs browser + tesseract; iwr-bench@1 also needs easyocr, dinov2 weights and a judge model")
+    return 1 if bad else 0

@@ -1,0 +1,108 @@
+"""The published protocol's model-based parts: the LLM grounder and the before/after judge.
+
+Both talk to any ``ChatClient``. Their raw replies are kept in the run folder (``llm/`` beside
+the judged screenshots), so a reviewer can read what the judge model said at every step.
+A judge API error is not counted as the page's failure (verdict None), as published.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ..browser.dom import CANDIDATES_JS  # noqa: F401  (the candidate list the grounder numbers)
+from ..models.chat import ChatClient, ChatRequest, ImagePart, Message, TextPart
+from ..records import Action
+
+PROMPTS = Path(__file__).parent / "prompts"
+GROUND_PROMPT = "ground-v1.txt"
+ASSERT_PROMPT = "assert-v1.txt"
+
+
+def prompt_hashes() -> dict[str, str]:
+    return {p: hashlib.sha256((PROMPTS / p).read_bytes()).hexdigest()[:16] for p in (GROUND_PROMPT, ASSERT_PROMPT)}
+
+
+def _keep(dir_: Path, name: str, payload: dict) -> None:
+    d = dir_ / "llm"
+    d.mkdir(parents=True, exist_ok=True)
+    with open(d / name, "a", encoding="utf-8") as f:
+        f.write(json.dumps(payload) + "\n")
+
+
+def _element_line(i: int, d: dict) -> str:
+    a = d.get("attributes") or {}
+    bits = [f"[{i}] <{d.get('tag')}>"]
+    if d.get("role"):
+        bits.append(f"role={d['role']}")
+    if d.get("name"):
+        bits.append(f"name={d['name'][:80]!r}")
+    for k in ("placeholder", "aria-label", "title", "type"):
+        if a.get(k):
+            bits.append(f"{k}={a[k][:40]!r}")
+    return " ".join(bits)
+
+
+def parse_index(text: str) -> int | None:
+    m = re.search(r'"index"\s*:\s*(null|-?\d+)', text)
+    if m:
+        return None if m.group(1) == "null" else int(m.group(1))
+    m = re.search(r"-?\d+", text)
+    return int(m.group(0)) if m else None
+
+
+def parse_yes_no(text: str) -> bool | None:
+    t = text.strip().lower()
+    m = re.search(r"\b(yes|no)\b", t)
+    return None if not m else m.group(1) == "yes"
+
+
+def make_llm_grounder(chat: ChatClient, log_dir: Path):
+    template = (PROMPTS / GROUND_PROMPT).read_text()
+
+    async def grounder(page: Any, action: Action, cands: list[dict]) -> tuple[int | None, str]:
+        try:
+            aria = await page.locator("body").aria_snapshot(timeout=5000)
+        except Exception:
+            aria = "(unavailable)"
+        extra = f"Text to type: {action.parameters.text}\n" if action.type == "Type" else ""
+        text = template.format(action_type=action.type, description=action.description, extra=extra,
+                               aria=aria[:12000], elements="\n".join(_element_line(i, d) for i, d in enumerate(cands)))
+        parts: list = [TextPart(text)]
+        try:
+            parts.append(ImagePart(await page.screenshot(), "image/png", label="page"))
+        except Exception:
+            pass
+        try:
+            reply = await chat.complete(ChatRequest([Message("user", parts)], temperature=0.0, max_tokens=50))
+        except Exception as e:
+            _keep(log_dir, "ground.jsonl", {"action": action.description, "error": str(e)[:300]})
+            return None, f"grounder error: {str(e)[:100]}"
+        idx = parse_index(reply.text)
+        _keep(log_dir, "ground.jsonl", {"action": action.description, "reply": reply.text, "index": idx})
+        return idx, f"llm answered {reply.text.strip()[:60]!r}"
+
+    return grounder
+
+
+def make_assertion_judge(chat: ChatClient, log_dir: Path):
+    template = (PROMPTS / ASSERT_PROMPT).read_text()
+
+    async def judge(action: Action, before: bytes, after: bytes) -> tuple[bool | None, str]:
+        text = template.format(action_type=action.type, description=action.description,
+                               assertion=action.logical_assertion)
+        req = ChatRequest([Message("user", [TextPart(text), ImagePart(before, label="before"),
+                                             ImagePart(after, label="after")])], temperature=0.0, max_tokens=20)
+        try:
+            reply = await chat.complete(req)
+        except Exception as e:  # a judge API error is not the page's failure
+            _keep(log_dir, "assert.jsonl", {"assertion": action.logical_assertion, "error": str(e)[:300]})
+            return None, f"judge error: {str(e)[:200]}"
+        verdict = parse_yes_no(reply.text)
+        _keep(log_dir, "assert.jsonl", {"assertion": action.logical_assertion, "reply": reply.text, "verdict": verdict})
+        return verdict, reply.text
+
+    return judge

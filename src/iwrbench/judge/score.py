@@ -1,0 +1,152 @@
+"""From a replay to a TaskResult: visual pairs, metrics, protocol scores.
+
+``JudgeComponents`` holds what a protocol needs (OCR engine, visual backend, high-level judge,
+and for ``iwr-bench@1`` a chat model for the LLM grounder and the multimodal judges). Each
+component has an availability probe; ``check()`` names every missing one before work starts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from ..browser.host import PageBundle
+from ..errors import ComponentMissing, InfraError
+from ..models.base import GenerationOptions
+from ..protocols import Protocol
+from ..records import Task, TaskResult, VisualScores
+from .replay import Limits, replay
+
+
+@dataclass
+class JudgeComponents:
+    protocol: Protocol
+    ocr: Any = None
+    visual: Any = None
+    rubric: Any = None  # OfflineRubric or MllmRubric
+    chat: Any = None  # ChatClient for iwr-bench@1
+    limits: Limits = field(default_factory=Limits)
+    missing: list[str] = field(default_factory=list)
+
+    @classmethod
+    def for_protocol(cls, protocol: Protocol, *, judge_model: str | None = None,
+                     options: GenerationOptions | None = None, ocr: str | None = None,
+                     visual: str | None = None) -> "JudgeComponents":
+        from .. import metrics
+
+        c = cls(protocol=protocol)
+        ocr_name = ocr or protocol.ocr
+        vis_name = visual or (None if protocol.visual == "default" else protocol.visual)
+        try:
+            c.ocr = metrics.get_ocr(ocr_name)
+        except ComponentMissing as e:
+            c.missing.append(str(e))
+        try:
+            c.visual = metrics.get_visual(vis_name)
+        except ComponentMissing as e:
+            c.missing.append(str(e))
+        if protocol.needs_models:
+            if not judge_model:
+                c.missing.append(f"{protocol.id} needs a judge model for the LLM grounder and the multimodal judges "
+                                 "(--judge-model openai:NAME or anthropic:NAME)")
+            else:
+                from ..models.registry import resolve_chat_client
+
+                try:
+                    c.chat = resolve_chat_client(judge_model, options or GenerationOptions())
+                except Exception as e:
+                    c.missing.append(f"judge model {judge_model}: {e}")
+            if c.chat is not None:
+                c.rubric = metrics.MllmRubric(c.chat)
+        else:
+            c.rubric = metrics.OfflineRubric(ocr=c.ocr, visual=c.visual)
+        return c
+
+    def check(self) -> None:
+        if self.missing:
+            raise ComponentMissing(f"{self.protocol.id} cannot run: " + "; ".join(self.missing))
+
+    def describe(self) -> dict[str, Any]:
+        def d(x: Any) -> Any:
+            if x is None:
+                return None
+            if hasattr(x, "describe"):
+                return x.describe()
+            return getattr(x, "name", x.__class__.__name__)
+
+        return {"protocol": self.protocol.id, "ocr": d(self.ocr), "visual": d(self.visual),
+                "high_level": d(self.rubric), "chat": d(self.chat),
+                "limits": {"action_s": self.limits.action_s, "page_s": self.limits.page_s}}
+
+    # ------------------------------------------------------------------ metrics
+    async def score_pair(self, checkpoint: int, gt: Path, shot: Path | None) -> VisualScores:
+        """Compare a ground-truth checkpoint with a judged screenshot (None: not reached -> 0)."""
+        from ..metrics import acompare
+
+        vs = VisualScores(checkpoint=checkpoint, gt=str(gt), shot=str(shot) if shot else None, reached=shot is not None)
+        if shot is None:
+            vs.ocr = vs.visual = vs.low_level = vs.high_level = 0.0
+            return vs
+        with Image.open(gt) as a, Image.open(shot) as b:
+            a, b = a.convert("RGB"), b.convert("RGB")
+        if b.size != a.size:
+            b = b.resize(a.size)
+        try:
+            r = await acompare(a, b, ocr=self.ocr, visual=self.visual, rubric=self.rubric)
+        except ComponentMissing:
+            raise
+        except Exception as e:  # a metric failing is ours, never the page's
+            raise InfraError(f"visual metrics failed on checkpoint {checkpoint}: {e}") from None
+        vs.ocr = 100.0 * float(r["ocr"])
+        vs.visual = 100.0 * float(r["visual"])
+        vs.low_level = 100.0 * float(r["low_level"])
+        vs.high_level = float(r["high_level"])
+        vs.components = {k: round(float(v), 3) for k, v in (r.get("high_level_components") or {}).items()}
+        if r.get("high_level_raw") is not None and shot is not None:
+            (shot.parent / "llm").mkdir(exist_ok=True)
+            (shot.parent / "llm" / f"rubric_{checkpoint}.txt").write_text(str(r["high_level_raw"]))
+        return vs
+
+
+async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Path, protocol: Protocol,
+                     components: JudgeComponents) -> TaskResult:
+    """Replay ``task`` on the page and score it (raises InfraError when our side failed)."""
+    llm_grounder = assertion_judge = None
+    if protocol.needs_models and components.chat is not None:
+        from .llm import make_assertion_judge, make_llm_grounder
+
+        llm_grounder = make_llm_grounder(components.chat, shots_dir)
+        assertion_judge = make_assertion_judge(components.chat, shots_dir)
+    rep = await replay(browser, task, bundle, shots_dir, protocol, limits=components.limits,
+                       llm_grounder=llm_grounder, assertion_judge=assertion_judge)
+    steps = rep.steps
+    pairs = protocol.visual_pairs(task, steps)
+    visuals: list[VisualScores] = []
+    for cp, idx in pairs:
+        gt = task.checkpoint(cp)
+        if not gt.is_file():
+            continue  # the task has no ground truth for this checkpoint
+        shot = rep.shots.get(idx) if idx is not None else None
+        vs = await components.score_pair(cp, gt, shot)
+        vs.gt = f"checkpoints/{gt.name}" if gt.parent.name == "checkpoints" else str(gt)
+        vs.shot = shot.name if shot else None
+        visuals.append(vs)
+        if cp == 0:
+            continue
+        steps[cp - 1].visual = vs
+    scores = protocol.task_scores(steps, len(task.action_sequence), visuals)
+    initial = next((v for v in visuals if v.checkpoint == 0), None)
+    return TaskResult(
+        model="", task_id=task.id, status="page_error" if rep.page_error else "ok", protocol=protocol.id,
+        ifs=round(scores["ifs"], 4), vfs=round(scores["vfs"], 4), final=round(scores["final"], 4),
+        low_level_visual=round(scores["low_level_visual"], 4), high_level_visual=round(scores["high_level_visual"], 4),
+        steps_total=len(task.action_sequence), steps_passed=scores["steps_passed"], initial=initial,
+        steps=steps, tags=task.tags, error=rep.page_error, blocked_requests=sum(rep.blocked.values()),
+        blocked_hosts=sorted(rep.blocked)[:20],
+    )
+
+
+__all__ = ["JudgeComponents", "judge_unit"]

@@ -1,0 +1,111 @@
+"""One call that scores a generated screenshot against its ground truth, as the published
+visual score does: OCR similarity, visual similarity, their mean (the low-level score) and the
+high-level rubric, each with its time. The ground truth's OCR comes from the engine's cache
+when the same checkpoint was read before (make one engine per run with ``get_ocr``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from iwrbench.metrics._ocr import OcrEngine, get_ocr
+from iwrbench.metrics._rubric import MllmRubric, OfflineRubric
+from iwrbench.metrics._text import ocr_similarity
+from iwrbench.metrics._visual import VisualBackend, _describe, get_visual
+
+if TYPE_CHECKING:  # pragma: no cover
+    from PIL.Image import Image
+
+
+def _resolve(ocr: OcrEngine | str | None, visual: VisualBackend | str | None) -> tuple[OcrEngine, VisualBackend]:
+    engine = ocr if ocr is not None and not isinstance(ocr, str) else get_ocr(ocr)
+    backend = visual if visual is not None and not isinstance(visual, str) else get_visual(visual)
+    return engine, backend
+
+
+def _low_level(gt: "Image", gen: "Image", engine: OcrEngine, backend: VisualBackend) -> dict[str, Any]:
+    timings: dict[str, float] = {}
+    t = time.perf_counter()
+    gt_text = engine.read_text(gt)
+    timings["ocr_gt"] = time.perf_counter() - t
+    t = time.perf_counter()
+    gen_text = engine.read_text(gen)
+    timings["ocr_gen"] = time.perf_counter() - t
+    t = time.perf_counter()
+    visual = backend.similarity(gt, gen)
+    timings["visual"] = time.perf_counter() - t
+    ocr = ocr_similarity(gt_text, gen_text)
+    return {
+        "ocr": ocr,
+        "visual": visual,
+        "low_level": (ocr + visual) / 2.0,
+        "gt_text": gt_text,
+        "gen_text": gen_text,
+        "timings": timings,
+        "components": {"ocr": _describe(engine), "visual": _describe(backend)},
+    }
+
+
+def compare(
+    gt: "Image",
+    gen: "Image",
+    *,
+    ocr: OcrEngine | str | None = None,
+    visual: VisualBackend | str | None = None,
+    rubric: OfflineRubric | None = None,
+) -> dict[str, Any]:
+    """Score ``gen`` against ``gt``.
+
+    Returns ``ocr``, ``visual`` and ``low_level`` (= their mean) in [0, 1]; ``high_level`` on the
+    rubric's 0-100 scale with ``high_level_components`` (points); ``gt_text`` / ``gen_text``;
+    ``timings`` in seconds; ``components`` (how each part was built, for a run log). ``ocr`` and
+    ``visual`` take an engine/backend or a name (None: the defaults); ``rubric`` defaults to an
+    ``OfflineRubric`` sharing them. For an ``MllmRubric`` use ``acompare``.
+    """
+    if isinstance(rubric, MllmRubric):
+        raise TypeError("MllmRubric is async: use `await acompare(...)`")
+    t0 = time.perf_counter()
+    engine, backend = _resolve(ocr, visual)
+    out = _low_level(gt, gen, engine, backend)
+    rub = rubric if rubric is not None else OfflineRubric(ocr=engine, visual=backend)
+    t = time.perf_counter()
+    hl = rub.score(gt, gen, gt_text=out["gt_text"], gen_text=out["gen_text"], visual_score=out["visual"])
+    out["timings"]["high_level"] = time.perf_counter() - t
+    out["high_level"] = hl.score
+    out["high_level_components"] = hl.components
+    out["components"]["rubric"] = _describe(rub)
+    out["timings"]["total"] = time.perf_counter() - t0
+    return out
+
+
+async def acompare(
+    gt: "Image",
+    gen: "Image",
+    *,
+    ocr: OcrEngine | str | None = None,
+    visual: VisualBackend | str | None = None,
+    rubric: OfflineRubric | MllmRubric | None = None,
+) -> dict[str, Any]:
+    """``compare`` for async callers; with an ``MllmRubric`` the judge call overlaps the OCR and
+    visual work (run in a thread), and ``high_level_raw`` holds the judge's reply."""
+    import asyncio
+
+    if not isinstance(rubric, MllmRubric):
+        return await asyncio.to_thread(compare, gt, gen, ocr=ocr, visual=visual, rubric=rubric)
+    t0 = time.perf_counter()
+    engine, backend = _resolve(ocr, visual)
+
+    async def judged() -> tuple[Any, float]:
+        t = time.perf_counter()
+        r = await rubric.score(gt, gen)
+        return r, time.perf_counter() - t
+
+    low, (hl, hl_time) = await asyncio.gather(asyncio.to_thread(_low_level, gt, gen, engine, backend), judged())
+    low["timings"]["high_level"] = hl_time
+    low["high_level"] = hl.score
+    low["high_level_components"] = hl.components
+    low["high_level_raw"] = hl.raw
+    low["components"]["rubric"] = _describe(rubric)
+    low["timings"]["total"] = time.perf_counter() - t0
+    return low

@@ -1,0 +1,489 @@
+"""High-level visual score: the published 0-100 rubric (layout 10, elements 15, content and text
+40, style 15, overall 20), by a multimodal judge (``MllmRubric``) or by a deterministic analogue
+that needs no model (``OfflineRubric``).
+
+Both report components as points out of each criterion's maximum, so their components line up;
+their totals are not calibrated against each other (see docs/metrics.md).
+
+An MLLM reply that cannot be read as five in-range scores raises ``RubricParseError`` with the
+reply attached: it is a judge failure to report, never a score of 0.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+from importlib import resources
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+    from PIL.Image import Image
+
+    from iwrbench.metrics._ocr import OcrEngine
+    from iwrbench.metrics._visual import VisualBackend
+    from iwrbench.models.chat import ChatClient, ChatRequest
+
+RUBRIC_WEIGHTS: dict[str, int] = {"layout": 10, "elements": 15, "content_text": 40, "style": 15, "overall": 20}
+
+
+class RubricScore(NamedTuple):
+    """A rubric total (0-100) and its components as points out of ``RUBRIC_WEIGHTS``."""
+
+    score: float
+    components: dict[str, float]
+
+
+class JudgedRubricScore(NamedTuple):
+    """An MLLM rubric total (0-100), its components (points) and the judge's raw reply."""
+
+    score: float
+    components: dict[str, float]
+    raw: str
+
+
+class RubricParseError(ValueError):
+    """A judge reply that does not hold five in-range rubric scores (``.raw`` is the reply)."""
+
+    def __init__(self, message: str, raw: str):
+        super().__init__(f"{message}; reply was: {raw[:300]!r}")
+        self.raw = raw
+
+
+# ----------------------------------------------------------------------------- prompt
+
+PROMPT_VERSION = "v1"
+_IMAGE_MARK = re.compile(r"\{\{image:(reference|candidate)\}\}")
+
+
+def rubric_prompt(version: str = PROMPT_VERSION) -> str:
+    """The text of the rubric prompt template ``prompts/visual_rubric_<version>.txt``."""
+    return resources.files("iwrbench.metrics").joinpath(f"prompts/visual_rubric_{version}.txt").read_text("utf-8")
+
+
+def prompt_sha256(version: str = PROMPT_VERSION) -> str:
+    return hashlib.sha256(rubric_prompt(version).encode("utf-8")).hexdigest()
+
+
+# ----------------------------------------------------------------------------- parsing
+
+_ALIASES = {
+    "layout": "layout",
+    "layout_score": "layout",
+    "elements": "elements",
+    "element": "elements",
+    "ui_elements": "elements",
+    "elements_score": "elements",
+    "content_text": "content_text",
+    "content_and_text": "content_text",
+    "content": "content_text",
+    "text": "content_text",
+    "text_content": "content_text",
+    "content_text_score": "content_text",
+    "style": "style",
+    "styling": "style",
+    "visual_style": "style",
+    "style_score": "style",
+    "overall": "overall",
+    "overall_impression": "overall",
+    "overall_similarity": "overall",
+    "overall_score": "overall",
+}
+_NUMBER = r"(-?\d+(?:\.\d+)?)"
+
+
+def _canon(key: str) -> str | None:
+    k = re.sub(r"[^a-z]+", "_", key.lower()).strip("_")
+    return _ALIASES.get(k)
+
+
+def _value(v: Any) -> tuple[float, float | None] | None:
+    """(points, out_of or None) from 8, 8.5, "8", "8/10", {"score": 8}."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return float(v), None
+    if isinstance(v, dict):
+        for k in ("score", "points", "value"):
+            if k in v:
+                return _value(v[k])
+        return None
+    if isinstance(v, str):
+        m = re.fullmatch(r"\s*" + _NUMBER + r"\s*(?:/\s*" + _NUMBER + r")?\s*", v)
+        if m:
+            return float(m.group(1)), float(m.group(2)) if m.group(2) else None
+    return None
+
+
+def _json_objects(text: str) -> list[dict[str, Any]]:
+    """Every JSON object in ``text`` (fenced or bare), outermost first."""
+    out = []
+    decoder = json.JSONDecoder()
+    i = text.find("{")
+    while i != -1:
+        try:
+            obj, end = decoder.raw_decode(text, i)
+        except ValueError:
+            i = text.find("{", i + 1)
+            continue
+        if isinstance(obj, dict):
+            out.append(obj)
+            # nested objects (e.g. {"scores": {...}}) are searched too
+            out.extend(v for v in obj.values() if isinstance(v, dict))
+        i = text.find("{", end)
+    return out
+
+
+def _from_json(text: str) -> dict[str, tuple[float, float | None]] | None:
+    for obj in _json_objects(text):
+        found: dict[str, tuple[float, float | None]] = {}
+        for k, v in obj.items():
+            c = _canon(str(k))
+            val = _value(v)
+            if c and val is not None and c not in found:
+                found[c] = val
+        if len(found) == len(RUBRIC_WEIGHTS):
+            return found
+    return None
+
+
+_PROSE_NAMES = {
+    "layout": r"layout",
+    "elements": r"(?:ui\s+)?elements?",
+    "content_text": r"content(?:\s*(?:and|&|/)\s*text)?|text\s+content",
+    "style": r"styl(?:e|ing)",
+    "overall": r"overall(?:\s+(?:impression|similarity))?",
+}
+
+
+def _from_prose(text: str) -> dict[str, tuple[float, float | None]] | None:
+    found: dict[str, tuple[float, float | None]] = {}
+    for comp, name in _PROSE_NAMES.items():
+        # "Layout: 8/10", "**Layout** (10 points): 8", "layout score = 8 out of 10"
+        pat = re.compile(
+            r"(?i)\b(?:" + name + r")\b[^0-9\n]{0,40}?(?:\(\s*(?:0\s*-\s*)?\d+\s*(?:points?|pts)?\s*\)[^0-9\n]{0,10}?)?"
+            + _NUMBER + r"(?:\s*(?:/|out\s+of)\s*" + _NUMBER + r")?"
+        )
+        m = pat.search(text)
+        if not m:
+            return None
+        found[comp] = (float(m.group(1)), float(m.group(2)) if m.group(2) else None)
+    return found
+
+
+def parse_rubric_reply(text: str) -> RubricScore:
+    """Read the five component scores from a judge reply (JSON preferred, prose tolerated).
+
+    A score given as "x/y" with y different from the criterion's maximum is rescaled; a bare
+    score above its maximum or below 0 is an error (the judge used another scale), as is a
+    missing component. Raises ``RubricParseError``.
+    """
+    raw = text or ""
+    found = _from_json(raw) or _from_prose(raw)
+    if found is None:
+        raise RubricParseError("no five rubric scores (layout, elements, content_text, style, overall) found", raw)
+    components: dict[str, float] = {}
+    for comp, top in RUBRIC_WEIGHTS.items():
+        points, out_of = found[comp]
+        if out_of is not None and out_of > 0 and out_of != top:
+            points = points * top / out_of
+        if points < 0 or points > top + 1e-6:
+            raise RubricParseError(f"{comp} = {points:g} is outside 0..{top}", raw)
+        components[comp] = round(float(points), 4)
+    return RubricScore(round(sum(components.values()), 4), components)
+
+
+# ----------------------------------------------------------------------------- MLLM judge
+
+
+def _png(img: "Image") -> bytes:
+    buf = io.BytesIO()
+    img.convert("RGB").save(buf, format="PNG", optimize=False, compress_level=6)
+    return buf.getvalue()
+
+
+class MllmRubric:
+    """The published high-level score: a multimodal judge grades the candidate against the
+    reference on the 0-100 rubric. Async; one chat call per pair, temperature 0."""
+
+    name = "mllm-rubric"
+
+    def __init__(self, client: "ChatClient", *, prompt_version: str = PROMPT_VERSION, max_tokens: int = 1024):
+        self.client = client
+        self.prompt_version = prompt_version
+        self.prompt = rubric_prompt(prompt_version)
+        self.prompt_sha256 = hashlib.sha256(self.prompt.encode("utf-8")).hexdigest()
+        self.max_tokens = max_tokens
+        marks = _IMAGE_MARK.findall(self.prompt)
+        if sorted(marks) != ["candidate", "reference"]:
+            raise ValueError(f"prompt {prompt_version} must hold {{{{image:reference}}}} and {{{{image:candidate}}}} once each")
+
+    def available(self) -> tuple[bool, str]:
+        return True, f"judge {getattr(self.client, 'name', type(self.client).__name__)}"
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "client": getattr(self.client, "name", type(self.client).__name__),
+            "prompt_version": self.prompt_version,
+            "prompt_sha256": self.prompt_sha256,
+            "weights": dict(RUBRIC_WEIGHTS),
+            "temperature": 0.0,
+        }
+
+    def request(self, gt: "Image", gen: "Image") -> "ChatRequest":
+        """The chat request for one pair: the template's text with the two screenshots in place."""
+        from iwrbench.models.chat import ChatRequest, ImagePart, Message, TextPart
+
+        images = {
+            "reference": ImagePart(_png(gt), label="reference screenshot (ground truth)"),
+            "candidate": ImagePart(_png(gen), label="candidate screenshot (generated page)"),
+        }
+        parts: list[Any] = []
+        pos = 0
+        for m in _IMAGE_MARK.finditer(self.prompt):
+            before = self.prompt[pos : m.start()].strip("\n")
+            if before:
+                parts.append(TextPart(before))
+            parts.append(images[m.group(1)])
+            pos = m.end()
+        rest = self.prompt[pos:].strip("\n")
+        if rest:
+            parts.append(TextPart(rest))
+        return ChatRequest(
+            messages=[Message(role="user", content=parts)],
+            temperature=0.0,
+            max_tokens=self.max_tokens,
+            extra={"purpose": "visual_rubric", "prompt_version": self.prompt_version, "prompt_sha256": self.prompt_sha256},
+        )
+
+    async def score(self, gt: "Image", gen: "Image") -> JudgedRubricScore:
+        reply = await self.client.complete(self.request(gt, gen))
+        parsed = parse_rubric_reply(reply.text)
+        return JudgedRubricScore(parsed.score, parsed.components, reply.text)
+
+
+# ----------------------------------------------------------------------------- offline analogue
+
+
+def _thumb(img: "Image", width: int) -> "np.ndarray":
+    import numpy as np
+    from PIL import Image as PILImage
+
+    w, h = img.size
+    t = img.convert("RGB").resize((width, max(1, round(h * width / w))), PILImage.Resampling.BOX)
+    return np.asarray(t, dtype=np.int16)
+
+
+def background_colour(rgb: "np.ndarray") -> "np.ndarray":
+    """The most common colour (quantised to 32 levels per channel), as the mean of its pixels."""
+    import numpy as np
+
+    q = (rgb // 8).reshape(-1, 3)
+    code = (q[:, 0].astype(np.int64) << 10) | (q[:, 1].astype(np.int64) << 5) | q[:, 2].astype(np.int64)
+    mode = int(np.bincount(code, minlength=1 << 15).argmax())
+    return rgb.reshape(-1, 3)[code == mode].mean(axis=0)
+
+
+def ink_mask(rgb: "np.ndarray", bg: "np.ndarray", tol: int = 24) -> "np.ndarray":
+    """Pixels that differ from the background colour by more than ``tol`` in some channel."""
+    import numpy as np
+
+    return np.abs(rgb - bg[None, None, :]).max(axis=2) > tol
+
+
+def _soft_overlap(a: "np.ndarray", b: "np.ndarray") -> float:
+    """sum(min) / sum(max) of two non-negative maps (weighted Jaccard); both empty = 1."""
+    import numpy as np
+
+    hi = float(np.maximum(a, b).sum())
+    if hi == 0.0:
+        return 1.0
+    return float(np.minimum(a, b).sum()) / hi
+
+
+def _occupancy(mask: "np.ndarray", grid: tuple[int, int]) -> "np.ndarray":
+    """Fraction of ink per cell of a ``grid`` (cols, rows), smoothed over 3x3 cells."""
+    import numpy as np
+    from PIL import Image as PILImage
+    from scipy.ndimage import uniform_filter
+
+    occ = PILImage.fromarray((mask * 255).astype(np.uint8)).resize(grid, PILImage.Resampling.BOX)
+    return uniform_filter(np.asarray(occ, dtype=np.float32) / 255.0, size=3, mode="constant")
+
+
+def element_boxes(rgb: "np.ndarray", min_area: int = 6) -> "np.ndarray":
+    """Boxes (x0, y0, x1, y1) of the UI blocks of a thumbnail: connected components of its edge
+    map, letters merged into words by a 1 px dilation. A bordered card yields its frame as one
+    box and each word inside as others; a flat area yields nothing."""
+    import numpy as np
+    from scipy import ndimage
+
+    g = rgb.mean(axis=2).astype(np.float32) / 255.0
+    gx = np.zeros_like(g)
+    gy = np.zeros_like(g)
+    gx[:, 1:-1] = g[:, 2:] - g[:, :-2]
+    gy[1:-1, :] = g[2:, :] - g[:-2, :]
+    edges = np.hypot(gx, gy) > 0.1
+    edges = ndimage.binary_dilation(edges, iterations=1)
+    labels, _ = ndimage.label(edges)
+    boxes = []
+    for sl in ndimage.find_objects(labels):
+        if sl is None:
+            continue
+        ys, xs = sl
+        if (ys.stop - ys.start) * (xs.stop - xs.start) >= min_area:
+            boxes.append((xs.start, ys.start, xs.stop, ys.stop))
+    return np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
+
+
+def _iou_matrix(a: "np.ndarray", b: "np.ndarray") -> "np.ndarray":
+    import numpy as np
+
+    x0 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y0 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x1 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y1 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return inter / (area_a[:, None] + area_b[None, :] - inter)
+
+
+def element_f1(a: "np.ndarray", b: "np.ndarray", iou: float = 0.5) -> float:
+    """F1 of one-to-one box matches (Hungarian on IoU) with IoU >= ``iou``; both empty = 1."""
+    from scipy.optimize import linear_sum_assignment
+
+    if len(a) == 0 and len(b) == 0:
+        return 1.0
+    if len(a) == 0 or len(b) == 0:
+        return 0.0
+    m = _iou_matrix(a, b)
+    rows, cols = linear_sum_assignment(-m)
+    hits = int((m[rows, cols] >= iou).sum())
+    return 2.0 * hits / (len(a) + len(b))
+
+
+def palette(rgb: "np.ndarray", mask: "np.ndarray", levels: int = 4) -> "np.ndarray":
+    """Normalised histogram of the colours under ``mask`` on a levels^3 RGB grid (zeros if none)."""
+    import numpy as np
+
+    px = rgb[mask]
+    hist = np.zeros(levels**3, dtype=np.float64)
+    if len(px) == 0:
+        return hist
+    q = np.clip(px * levels // 256, 0, levels - 1).astype(np.int64)
+    hist += np.bincount((q[:, 0] * levels + q[:, 1]) * levels + q[:, 2], minlength=levels**3)
+    return hist / hist.sum()
+
+
+class OfflineRubric:
+    """A deterministic analogue of the published rubric, from measurable things; no model.
+
+    * layout (10): weighted Jaccard of coarse "ink" occupancy grids (32 x 18 cells, 3x3-smoothed),
+      where ink is whatever differs from the page's background colour.
+    * elements (15): F1 of UI blocks (edge-map components: frames, words, icons) matched one to
+      one with IoU >= 0.5.
+    * content_text (40): OCR word-multiset F1 (order-free; complements the Levenshtein score).
+    * style (15): 0.8 x histogram intersection of the ink colours + 0.2 x background colour match.
+    * overall (20): the visual backend's similarity (default ``hog-colour``).
+
+    A blank page has no ink, no blocks, no words and no structure: against a real page it keeps
+    at most the background share of style (3 points).
+    """
+
+    name = "offline-rubric"
+
+    def __init__(self, *, ocr: "OcrEngine | None" = None, visual: "VisualBackend | None" = None, width: int = 320):
+        self._ocr = ocr
+        self._visual = visual
+        self.width = width
+
+    @property
+    def ocr(self) -> "OcrEngine":
+        if self._ocr is None:
+            from iwrbench.metrics._ocr import get_ocr
+
+            self._ocr = get_ocr()
+        return self._ocr
+
+    @property
+    def visual(self) -> "VisualBackend":
+        if self._visual is None:
+            from iwrbench.metrics._visual import get_visual
+
+            self._visual = get_visual()
+        return self._visual
+
+    def available(self) -> tuple[bool, str]:
+        return True, "numpy + scipy (+ the OCR engine and visual backend it is given)"
+
+    def describe(self) -> dict[str, Any]:
+        from iwrbench.metrics._visual import _describe
+
+        return {
+            "name": self.name,
+            "weights": dict(RUBRIC_WEIGHTS),
+            "width": self.width,
+            "ocr": _describe(self._ocr) if self._ocr is not None else "default",
+            "visual": _describe(self._visual) if self._visual is not None else "default",
+        }
+
+    def components01(
+        self,
+        gt: "Image",
+        gen: "Image",
+        *,
+        gt_text: str | None = None,
+        gen_text: str | None = None,
+        visual_score: float | None = None,
+    ) -> dict[str, float]:
+        """Each criterion in [0, 1] (before weighting)."""
+        import numpy as np
+        from PIL import Image as PILImage
+
+        from iwrbench.metrics._text import word_f1
+
+        if gen.size != gt.size:
+            gen = gen.convert("RGB").resize(gt.size, PILImage.Resampling.BILINEAR)
+        ta, tb = _thumb(gt, self.width), _thumb(gen, self.width)
+        bga, bgb = background_colour(ta), background_colour(tb)
+        ia, ib = ink_mask(ta, bga), ink_mask(tb, bgb)
+
+        layout = _soft_overlap(_occupancy(ia, (32, 18)), _occupancy(ib, (32, 18)))
+        elements = element_f1(element_boxes(ta), element_boxes(tb))
+
+        if gt_text is None:
+            gt_text = self.ocr.read_text(gt)
+        if gen_text is None:
+            gen_text = self.ocr.read_text(gen)
+        content = word_f1(gt_text, gen_text)
+
+        if not ia.any() and not ib.any():
+            ink_style = 1.0
+        elif not ia.any() or not ib.any():
+            ink_style = 0.0
+        else:
+            ink_style = float(np.minimum(palette(ta, ia), palette(tb, ib)).sum())
+        bg_match = max(0.0, 1.0 - float(np.abs(bga - bgb).max()) / 128.0)
+        style = 0.8 * ink_style + 0.2 * bg_match
+
+        overall = self.visual.similarity(gt, gen) if visual_score is None else float(visual_score)
+        return {"layout": layout, "elements": elements, "content_text": content, "style": style, "overall": overall}
+
+    def score(
+        self,
+        gt: "Image",
+        gen: "Image",
+        *,
+        gt_text: str | None = None,
+        gen_text: str | None = None,
+        visual_score: float | None = None,
+    ) -> RubricScore:
+        """Total 0-100 and components in points. Texts and the visual score are computed (with the
+        rubric's OCR engine and visual backend) unless given, so ``compare`` computes them once."""
+        c = self.components01(gt, gen, gt_text=gt_text, gen_text=gen_text, visual_score=visual_score)
+        components = {k: round(RUBRIC_WEIGHTS[k] * min(1.0, max(0.0, v)), 4) for k, v in c.items()}
+        return RubricScore(round(sum(components.values()), 4), components)

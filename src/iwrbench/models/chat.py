@@ -1,0 +1,81 @@
+"""Provider-neutral chat messages, used by generation, the LLM grounder and the MLLM judges.
+
+Providers (``iwrbench.models.openai``, ``iwrbench.models.anthropic``) translate these into
+their wire format; nothing else in the package knows a vendor's format.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+
+@dataclass(frozen=True)
+class TextPart:
+    text: str
+    type: Literal["text"] = "text"
+
+
+@dataclass(frozen=True)
+class ImagePart:
+    data: bytes
+    mime: str = "image/png"
+    label: str | None = None  # e.g. "frame 3 (t=3.0s)" or "stitched_image_1.png": for logs only
+    type: Literal["image"] = "image"
+
+    def b64(self) -> str:
+        return base64.b64encode(self.data).decode("ascii")
+
+    def digest(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+
+Part = TextPart | ImagePart
+
+
+@dataclass
+class Message:
+    role: Literal["system", "user", "assistant"]
+    content: list[Part]
+
+
+@dataclass
+class ChatRequest:
+    messages: list[Message]
+    temperature: float = 0.0
+    max_tokens: int = 4096
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def images(self) -> int:
+        return sum(isinstance(p, ImagePart) for m in self.messages for p in m.content)
+
+
+@dataclass
+class Usage:
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+
+
+@dataclass
+class ChatReply:
+    text: str
+    usage: Usage = field(default_factory=Usage)
+    cached: bool = False
+    raw: dict[str, Any] | None = None
+    #: why the model stopped, as the provider says it ("stop", "length", "end_turn", "max_tokens")
+    stop_reason: str | None = None
+    #: HTTP requests this reply took, retries included (0 when it came from a cache)
+    calls: int = 1
+
+
+@runtime_checkable
+class ChatClient(Protocol):
+    """Anything that answers a chat request (a provider, or a cache in front of one)."""
+
+    name: str
+
+    async def complete(self, request: ChatRequest) -> ChatReply: ...

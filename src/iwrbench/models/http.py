@@ -1,0 +1,411 @@
+"""What every HTTP provider shares: retries, a concurrency limit per provider, typed errors.
+
+Why these rules:
+
+- Retried: 408, 409, 429, 500, 502, 503, 504, 529 (Anthropic "overloaded"), timeouts and
+  connection errors. These say "not now", not "never".
+- Not retried: any other 4xx (bad request, bad key, unknown model ...). Repeating them only
+  burns time; the error names the status and the server's own message.
+- A 200 whose body is not the JSON the protocol promises is not retried either: the call may
+  already have been billed, and a proxy that mangles one body usually mangles the next.
+- Waits: exponential backoff with jitter (``base * 2**n`` scaled by a random factor in
+  [0.5, 1], capped at ``max_s``). A ``Retry-After`` (seconds or an HTTP date) or
+  ``retry-after-ms`` header is honoured: the wait is what the server asked for, capped at
+  ``max_retry_after_s`` so one bad header cannot stall a run for hours.
+- Streams (server-sent events): the timeout applies between chunks, so a long answer that
+  keeps coming is never cut; an error event inside a stream (Anthropic's mid-stream
+  "overloaded") counts as the status it stands for, and a dropped stream as a connection
+  error: the whole call is retried.
+- Concurrency: one ``asyncio.Semaphore`` per (provider, base URL) and event loop, held for
+  the whole call including its retries, so a provider under pressure is not hit harder. The
+  limit holds within one event loop, i.e. per worker process; N processes allow N times it.
+
+``ApiError`` is what a provider raises once it gives up; the generation layer turns it into
+a ``generation_error`` whose message starts with ``api:``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import logging
+import random
+import time
+import weakref
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, AsyncIterator, Literal
+
+log = logging.getLogger(__name__)
+
+RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
+
+ErrorKind = Literal["status", "timeout", "connection", "malformed"]
+
+
+class ApiError(Exception):
+    """A provider call that failed for good (after any retries)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str,
+        kind: ErrorKind,
+        status: int | None = None,
+        attempts: int = 1,
+        body: str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        self.provider = provider
+        self.kind = kind
+        self.status = status
+        self.attempts = attempts
+        self.body = body
+
+    @property
+    def retryable(self) -> bool:
+        return self.kind in ("timeout", "connection") or (self.kind == "status" and self.status in RETRY_STATUSES)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often and how long to wait. ``max_retries`` = extra attempts after the first."""
+
+    max_retries: int = 5
+    base_s: float = 1.0
+    max_s: float = 60.0
+    max_retry_after_s: float = 120.0
+    jitter: bool = True
+
+    def backoff(self, retry: int) -> float:
+        """Wait before retry number ``retry`` (0-based) when the server gave no hint."""
+        d = min(self.max_s, self.base_s * (2**retry))
+        return d * random.uniform(0.5, 1.0) if self.jitter else d
+
+    def wait(self, retry: int, retry_after: float | None) -> float:
+        if retry_after is not None:
+            return min(max(retry_after, 0.0), self.max_retry_after_s)
+        return self.backoff(retry)
+
+
+def parse_retry_after(headers: Any, now: float | None = None) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``Retry-After`` (delta seconds or HTTP date)."""
+    ms = headers.get("retry-after-ms")
+    if ms:
+        try:
+            return float(ms) / 1000.0
+        except ValueError:
+            pass
+    v = headers.get("retry-after")
+    if not v:
+        return None
+    v = v.strip()
+    try:
+        return max(0.0, float(v))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(v)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+# --------------------------------------------------------------------------- concurrency
+
+_LIMITS: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
+@asynccontextmanager
+async def provider_slot(key: str, limit: int) -> AsyncIterator[None]:
+    """Hold one of ``limit`` slots for ``key`` (e.g. ``openai https://api.openai.com/v1``).
+
+    Semaphores are per event loop (asyncio primitives belong to the loop they first ran on);
+    the first caller of a key fixes its size.
+    """
+    loop = asyncio.get_running_loop()
+    per_loop = _LIMITS.setdefault(loop, {})
+    sem = per_loop.get(key)
+    if sem is None:
+        sem = per_loop[key] = asyncio.Semaphore(max(1, int(limit)))
+    async with sem:
+        yield
+
+
+# --------------------------------------------------------------------------- the call
+
+
+def _server_message(text: str) -> str:
+    """The human part of an error body (OpenAI and Anthropic both use {"error": {"message"}})."""
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError):
+        return text.strip()[:300]
+    if isinstance(data, dict):
+        err = data.get("error", data)
+        if isinstance(err, dict):
+            msg = err.get("message") or err.get("detail") or err.get("type")
+            if msg:
+                return str(msg)[:300]
+        elif isinstance(err, str):
+            return err[:300]
+        if "detail" in data:
+            return str(data["detail"])[:300]
+    return text.strip()[:300]
+
+
+#: error types sent inside a stream -> the HTTP status they stand for (decides retrying)
+_STREAM_ERRORS = {"overloaded_error": 529, "rate_limit_error": 429, "api_error": 500, "timeout_error": 504,
+                  "invalid_request_error": 400, "authentication_error": 401, "permission_error": 403,
+                  "not_found_error": 404, "request_too_large": 413}
+
+
+def _malformed(provider: str, url: str, status: int, what: str, text: str, attempts: int) -> ApiError:
+    return ApiError(
+        f"{provider}: malformed {what} (HTTP {status}) from {url}: {text[:200]!r}",
+        provider=provider, kind="malformed", status=status, attempts=attempts, body=text[:4000],
+    )
+
+
+def _parse_body(provider: str, url: str, status: int, text: str, attempts: int) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise _malformed(provider, url, status, "JSON body", text, attempts) from None
+    if not isinstance(data, dict):
+        raise _malformed(provider, url, status, "JSON body (not an object)", text, attempts)
+    return data
+
+
+async def _read_events(provider: str, url: str, resp: Any, attempts: int) -> list[dict[str, Any]]:
+    """Server-sent events as ``{"event": name or None, "data": parsed JSON}``, ``[DONE]`` dropped.
+
+    An error event inside the stream raises ``ApiError`` with the status it stands for, so an
+    "overloaded" mid-stream is retried like a 529.
+    """
+    events: list[dict[str, Any]] = []
+    name: str | None = None
+    data_lines: list[str] = []
+
+    def dispatch() -> None:
+        nonlocal name, data_lines
+        raw = "\n".join(data_lines)
+        ev, name, data_lines = name, None, []
+        if not raw or raw.strip() == "[DONE]":
+            return
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            raise _malformed(provider, url, resp.status_code, "event in the stream", raw, attempts) from None
+        err = data.get("error") if isinstance(data, dict) else None
+        if ev == "error" or (isinstance(data, dict) and data.get("type") == "error") or (err and "choices" not in data):
+            etype = err.get("type") if isinstance(err, dict) else None
+            msg = (err.get("message") if isinstance(err, dict) else err) or raw[:300]
+            status = _STREAM_ERRORS.get(etype or "", 500)
+            raise ApiError(f"{provider}: error in the stream from {url}: {msg}", provider=provider,
+                           kind="status", status=status, attempts=attempts, body=raw[:4000])
+        events.append({"event": ev, "data": data})
+
+    async for line in resp.aiter_lines():
+        if not line:
+            dispatch()
+        elif line.startswith(":"):
+            continue  # comment / keep-alive
+        else:
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "event":
+                name = value
+            elif field == "data":
+                data_lines.append(value)
+    dispatch()
+    return events
+
+
+async def post_json(
+    *,
+    provider: str,
+    url: str,
+    headers: dict[str, str],
+    body: dict[str, Any],
+    timeout_s: float,
+    retry: RetryPolicy,
+    limit_key: str,
+    concurrency: int,
+    stream: bool = False,
+) -> tuple[dict[str, Any] | list[dict[str, Any]], int]:
+    """POST ``body`` as JSON; return (the reply, number of HTTP requests sent).
+
+    The reply is the parsed JSON object, or with ``stream`` the list of server-sent events
+    (a server that answers a stream request with plain JSON gives the JSON object). With
+    ``stream`` the timeout applies between chunks, so a long answer that keeps coming is
+    not cut. Raises ``ApiError`` when the call cannot succeed (see the module docstring).
+    """
+    import httpx  # a core dependency, imported here to keep ``import iwrbench`` light
+
+    payload = json.dumps(body).encode("utf-8")
+    hdrs = {"content-type": "application/json", **headers}
+    if stream:
+        hdrs.setdefault("accept", "text/event-stream")
+    timeout = httpx.Timeout(timeout_s, connect=min(timeout_s, 30.0))
+    attempts = 0
+    last: ApiError | None = None
+
+    async def attempt(client: Any) -> Any:
+        async with client.stream("POST", url, content=payload, headers=hdrs) as resp:
+            if resp.status_code >= 400:
+                text = (await resp.aread()).decode("utf-8", "replace")
+                raise ApiError(
+                    f"{provider}: HTTP {resp.status_code} from {url}: {_server_message(text)}",
+                    provider=provider, kind="status", status=resp.status_code, attempts=attempts,
+                    body=text[:4000], retry_after=parse_retry_after(resp.headers),
+                )
+            if stream and "text/event-stream" in resp.headers.get("content-type", ""):
+                return await _read_events(provider, url, resp, attempts)
+            text = (await resp.aread()).decode("utf-8", "replace")
+            return _parse_body(provider, url, resp.status_code, text, attempts)
+
+    async with provider_slot(limit_key, concurrency):
+        async with httpx.AsyncClient(timeout=timeout) as client:
+            for n in range(retry.max_retries + 1):
+                attempts += 1
+                try:
+                    return await attempt(client), attempts
+                except httpx.TimeoutException as e:
+                    last = ApiError(
+                        f"{provider}: no reply within {timeout_s:g}s from {url} ({type(e).__name__})",
+                        provider=provider, kind="timeout", attempts=attempts,
+                    )
+                except httpx.TransportError as e:
+                    last = ApiError(
+                        f"{provider}: cannot reach {url}: {type(e).__name__}: {e}",
+                        provider=provider, kind="connection", attempts=attempts,
+                    )
+                except ApiError as e:
+                    last = e
+                assert last is not None
+                if not last.retryable or n >= retry.max_retries:
+                    break
+                wait = retry.wait(n, last.retry_after)
+                log.info("%s; retry %d/%d in %.2fs", last, n + 1, retry.max_retries, wait)
+                await asyncio.sleep(wait)
+    assert last is not None
+    last.attempts = attempts
+    if attempts > 1:
+        last.args = (f"{last.args[0]} (gave up after {attempts} attempts)",)
+    raise last
+
+
+# --------------------------------------------------------------------------- provider base
+
+
+class HttpChatClient:
+    """A ``ChatClient`` over one vendor's HTTP API; subclasses give the wire format.
+
+    Subclasses set ``provider`` and implement ``endpoint``, ``headers``, ``body`` and
+    ``parse``. ``price`` (``iwrbench.models.pricing.Price``) fills ``Usage.cost_usd``.
+    """
+
+    provider: str = "http"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str,
+        api_key: str | None = None,
+        timeout_s: float = 600.0,
+        retry: RetryPolicy | None = None,
+        concurrency: int = 4,
+        price: Any = None,
+        max_output: int | None = None,
+        stream: bool = False,
+    ) -> None:
+        self.model = model
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key
+        self.timeout_s = float(timeout_s)
+        self.retry = retry or RetryPolicy()
+        self.concurrency = int(concurrency)
+        self.price = price
+        self.max_output = max_output
+        self.stream = bool(stream)
+        self.name = f"{self.provider}:{model}"
+
+    # -- wire format (subclasses)
+    def endpoint(self) -> str:
+        raise NotImplementedError
+
+    def headers(self) -> dict[str, str]:
+        raise NotImplementedError
+
+    def body(self, request: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def parse(self, data: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def parse_events(self, events: list[dict[str, Any]]) -> Any:
+        """A streamed reply (server-sent events, see ``post_json``) as one ``ChatReply``."""
+        raise NotImplementedError
+
+    # -- shared
+    def effective_max_tokens(self, requested: int) -> int:
+        return min(requested, self.max_output) if self.max_output else requested
+
+    def cache_identity(self) -> dict[str, Any]:
+        """What, besides the request, decides the reply (part of the cache key)."""
+        return {"provider": self.provider, "model": self.model, "base_url": self.base_url}
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "provider": self.provider,
+            "model": self.model,
+            "base_url": self.base_url,
+            "max_output_tokens_cap": self.max_output,
+            "price": self.price.as_dict() if self.price is not None else None,
+            # how, not what: these do not change what the model is sent or answers
+            "runtime": {
+                "timeout_s": self.timeout_s,
+                "retries": self.retry.max_retries,
+                "concurrency": self.concurrency,
+                "stream": self.stream,
+            },
+        }
+
+    async def complete(self, request: Any) -> Any:
+        url = self.endpoint()
+        data, attempts = await post_json(
+            provider=self.provider,
+            url=url,
+            headers=self.headers(),
+            body=self.body(request),
+            timeout_s=self.timeout_s,
+            retry=self.retry,
+            limit_key=f"{self.provider} {self.base_url}",
+            concurrency=self.concurrency,
+            stream=self.stream,
+        )
+        try:
+            reply = self.parse_events(data) if isinstance(data, list) else self.parse(data)
+        except ApiError as e:
+            e.attempts = attempts
+            raise
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError) as e:
+            raise ApiError(
+                f"{self.provider}: unexpected reply shape from {url}: {type(e).__name__}: {e}; "
+                f"reply starts {json.dumps(data)[:200]}",
+                provider=self.provider, kind="malformed", attempts=attempts, body=json.dumps(data)[:4000],
+            ) from None
+        reply.calls = attempts
+        if self.price is not None and reply.usage.cost_usd is None:
+            reply.usage.cost_usd = self.price.cost(reply.usage.input_tokens, reply.usage.output_tokens)
+        return reply

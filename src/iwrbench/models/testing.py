@@ -1,0 +1,370 @@
+"""Offline test doubles: a local server that speaks a provider's protocol, and a tiny task.
+
+``FakeProviderServer`` listens on 127.0.0.1 (stdlib ``http.server`` in a thread), answers
+OpenAI Chat Completions (``POST /v1/chat/completions``) or Anthropic Messages
+(``POST /v1/messages``) from a script of replies, and records every request, so tests can
+check what a client sent and how it handled 429s, 5xx, slow or malformed replies. Anything
+that talks to a provider (generation, an LLM grounder, an MLLM judge) can be tested with it.
+
+``write_synthetic_task`` writes a small task folder: a video whose frame ``i`` encodes ``i``
+in its colour (``frame_index_of`` reads it back), one composite, one asset, a checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import threading
+import time
+import zlib
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+PATHS = {"openai": "/v1/chat/completions", "anthropic": "/v1/messages"}
+
+
+@dataclass
+class Scripted:
+    """One scripted reply. ``text`` makes a well-formed completion; ``body`` is sent as is."""
+
+    status: int = 200
+    text: str | None = None
+    body: Any = None  # dict/list -> JSON; str/bytes -> verbatim (e.g. a malformed body)
+    headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+    usage: tuple[int, int] = (1000, 500)
+    stop_reason: str | None = None
+    #: when the client asks for a stream: seconds between chunks, and an error event after the first
+    chunk_delay_s: float = 0.0
+    stream_error: str | None = None  # e.g. "overloaded_error"
+
+
+@dataclass
+class Recorded:
+    path: str
+    headers: dict[str, str]
+    body: Any
+    t: float  # time.monotonic() on arrival
+
+
+def html_reply(body: str = "<h1>Hello</h1>", title: str = "Test") -> str:
+    """A model-like reply holding one fenced html block."""
+    return (
+        "Here is the page.\n\n```html\n<!DOCTYPE html>\n<html><head><title>"
+        f"{title}</title></head>\n<body>{body}</body>\n</html>\n```\n"
+    )
+
+
+class FakeProviderServer:
+    def __init__(self, protocol: str = "openai", script: list[Scripted] | None = None,
+                 default: Scripted | None = None) -> None:
+        if protocol not in PATHS:
+            raise ValueError(f"protocol must be one of {sorted(PATHS)}")
+        self.protocol = protocol
+        self.script: list[Scripted] = list(script or [])
+        self.default = default or Scripted(text=html_reply())
+        self.requests: list[Recorded] = []
+        #: the most requests being answered at the same time (for concurrency limits)
+        self.max_in_flight = 0
+        self._in_flight = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> "FakeProviderServer":
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a: Any) -> None:  # quiet
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802
+                fake._handle(self)
+
+            def do_GET(self) -> None:  # noqa: N802
+                fake._send(self, 404, {"error": {"message": "not found"}}, {})
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        self._httpd.block_on_close = False
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def __enter__(self) -> "FakeProviderServer":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        assert self._httpd is not None, "server not started"
+        return self._httpd.server_address[1]
+
+    @property
+    def base_url(self) -> str:
+        """What to give the client as its base URL (OpenAI style ends in /v1)."""
+        return f"http://127.0.0.1:{self.port}" + ("/v1" if self.protocol == "openai" else "")
+
+    def push(self, *replies: Scripted) -> None:
+        with self._lock:
+            self.script.extend(replies)
+
+    # ------------------------------------------------------------------ serving
+    def _next(self) -> Scripted:
+        with self._lock:
+            return self.script.pop(0) if self.script else self.default
+
+    def _completion(self, text: str, request: Any, s: Scripted) -> dict[str, Any]:
+        model = request.get("model") if isinstance(request, dict) else None
+        if self.protocol == "openai":
+            return {
+                "id": "chatcmpl-fake", "object": "chat.completion", "model": model,
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                             "finish_reason": s.stop_reason or "stop"}],
+                "usage": {"prompt_tokens": s.usage[0], "completion_tokens": s.usage[1],
+                          "total_tokens": sum(s.usage)},
+            }
+        return {
+            "id": "msg_fake", "type": "message", "role": "assistant", "model": model,
+            "content": [{"type": "text", "text": text}], "stop_reason": s.stop_reason or "end_turn",
+            "usage": {"input_tokens": s.usage[0], "output_tokens": s.usage[1]},
+        }
+
+    def _send(self, h: BaseHTTPRequestHandler, status: int, body: Any, headers: dict[str, str]) -> None:
+        data = body if isinstance(body, bytes) else body.encode() if isinstance(body, str) else json.dumps(body).encode()
+        try:
+            h.send_response(status)
+            h.send_header("content-type", "application/json")
+            h.send_header("content-length", str(len(data)))
+            for k, v in headers.items():
+                h.send_header(k, v)
+            h.end_headers()
+            h.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (timeout): nothing to do
+
+    def _handle(self, h: BaseHTTPRequestHandler) -> None:
+        n = int(h.headers.get("content-length") or 0)
+        raw = h.rfile.read(n) if n else b""
+        try:
+            body: Any = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        rec = Recorded(path=h.path, headers={k.lower(): v for k, v in h.headers.items()}, body=body, t=time.monotonic())
+        with self._lock:
+            self.requests.append(rec)
+        if h.path != PATHS[self.protocol]:
+            self._send(h, 404, {"error": {"message": f"no route {h.path}"}}, {})
+            return
+        s = self._next()
+        with self._lock:
+            self._in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self._in_flight)
+        try:
+            if s.delay_s and self._stop.wait(s.delay_s):
+                return
+            self._reply(h, s, body)
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+
+    def _reply(self, h: BaseHTTPRequestHandler, s: Scripted, body: Any) -> None:
+        if s.body is not None:
+            payload = s.body
+        elif s.status >= 400:
+            payload = {"error": {"type": "error", "message": f"scripted error {s.status}"}}
+            if self.protocol == "anthropic":
+                payload["type"] = "error"
+        elif isinstance(body, dict) and body.get("stream"):
+            self._stream(h, s, body)
+            return
+        else:
+            payload = self._completion(s.text or "", body, s)
+        self._send(h, s.status, payload, s.headers)
+
+    def _events(self, s: Scripted, request: dict[str, Any]) -> list[tuple[str | None, Any]]:
+        text = s.text or ""
+        pieces = [text[i : i + 40] for i in range(0, len(text), 40)] or [""]
+        model = request.get("model")
+        if self.protocol == "openai":
+            ev: list[tuple[str | None, Any]] = [
+                (None, {"id": "c", "object": "chat.completion.chunk", "model": model,
+                        "choices": [{"index": 0, "delta": {"content": p}, "finish_reason": None}]})
+                for p in pieces
+            ]
+            ev.append((None, {"id": "c", "choices": [{"index": 0, "delta": {}, "finish_reason": s.stop_reason or "stop"}]}))
+            if (request.get("stream_options") or {}).get("include_usage"):
+                ev.append((None, {"id": "c", "choices": [], "usage": {
+                    "prompt_tokens": s.usage[0], "completion_tokens": s.usage[1], "total_tokens": sum(s.usage)}}))
+            ev.append((None, "[DONE]"))
+            return ev
+        ev = [("message_start", {"type": "message_start", "message": {
+            "id": "msg_fake", "type": "message", "role": "assistant", "model": model, "content": [],
+            "stop_reason": None, "usage": {"input_tokens": s.usage[0], "output_tokens": 1}}}),
+            ("content_block_start", {"type": "content_block_start", "index": 0,
+                                     "content_block": {"type": "text", "text": ""}})]
+        ev += [("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                        "delta": {"type": "text_delta", "text": p}}) for p in pieces]
+        ev += [("content_block_stop", {"type": "content_block_stop", "index": 0}),
+               ("message_delta", {"type": "message_delta", "delta": {"stop_reason": s.stop_reason or "end_turn"},
+                                  "usage": {"output_tokens": s.usage[1]}}),
+               ("message_stop", {"type": "message_stop"})]
+        return ev
+
+    def _stream(self, h: BaseHTTPRequestHandler, s: Scripted, request: dict[str, Any]) -> None:
+        events = self._events(s, request)
+        if s.stream_error:
+            err = {"type": "error", "error": {"type": s.stream_error, "message": f"scripted {s.stream_error}"}}
+            events = events[:1] + [("error" if self.protocol == "anthropic" else None, err)]
+        h.close_connection = True
+        try:
+            h.send_response(s.status)
+            h.send_header("content-type", "text/event-stream")
+            h.send_header("connection", "close")
+            for k, v in s.headers.items():
+                h.send_header(k, v)
+            h.end_headers()
+            for name, data in events:
+                if s.chunk_delay_s and self._stop.wait(s.chunk_delay_s):
+                    return
+                chunk = (f"event: {name}\n" if name else "") + "data: " + (
+                    data if isinstance(data, str) else json.dumps(data)) + "\n\n"
+                h.wfile.write(chunk.encode())
+                h.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    # ------------------------------------------------------------------ inspection
+    def content_kinds(self, i: int = -1) -> list[str]:
+        """The content of request ``i`` in order, as "text" or "image" per part."""
+        kinds: list[str] = []
+        for m in self.requests[i].body["messages"]:
+            content = m["content"]
+            if isinstance(content, str):
+                kinds.append("text")
+                continue
+            for part in content:
+                t = part.get("type")
+                kinds.append("image" if t in ("image_url", "image") else t)
+        return kinds
+
+    def images(self, i: int = -1) -> list[tuple[str, bytes]]:
+        """The images of request ``i`` in order, as (mime, decoded bytes)."""
+        import base64
+
+        out: list[tuple[str, bytes]] = []
+        for m in self.requests[i].body["messages"]:
+            if isinstance(m["content"], str):
+                continue
+            for part in m["content"]:
+                if part.get("type") == "image_url":
+                    head, _, data = part["image_url"]["url"].partition(",")
+                    out.append((head[len("data:"):].split(";")[0], base64.b64decode(data)))
+                elif part.get("type") == "image":
+                    src = part["source"]
+                    out.append((src["media_type"], base64.b64decode(src["data"])))
+        return out
+
+    def texts(self, i: int = -1) -> list[str]:
+        out: list[str] = []
+        for m in self.requests[i].body["messages"]:
+            if isinstance(m["content"], str):
+                out.append(m["content"])
+            else:
+                out += [p["text"] for p in m["content"] if p.get("type") == "text"]
+        return out
+
+
+# --------------------------------------------------------------------------- synthetic task
+
+
+def png_bytes(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
+    """A solid-colour PNG, byte-for-byte the same everywhere (stored, uncompressed deflate)."""
+    row = b"\x00" + bytes(rgb) * width
+    raw = row * height
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw, 0)) + chunk(b"IEND", b"")
+
+
+def frame_colour(i: int) -> tuple[int, int, int]:
+    return ((i // 10) % 10 * 25, i % 10 * 25, 128)
+
+
+def frame_index_of(img: Any) -> int:
+    """Read back ``i`` from a decoded frame written by ``write_video`` (a PIL image)."""
+    small = img.convert("RGB").resize((1, 1))
+    r, g, _ = small.getpixel((0, 0))
+    return round(r / 25) * 10 + round(g / 25)
+
+
+def write_video(path: Path, seconds: float = 10, fps: int = 10, size: tuple[int, int] = (64, 48)) -> Path:
+    """An H.264 mp4 of ``seconds * fps`` solid frames; frame ``i`` has ``frame_colour(i)``."""
+    import av
+    import numpy as np
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    w, h = size
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream("libx264", rate=fps)
+        stream.width, stream.height, stream.pix_fmt = w, h, "yuv420p"
+        for i in range(int(round(seconds * fps))):
+            arr = np.empty((h, w, 3), np.uint8)
+            arr[:, :] = frame_colour(i)
+            for packet in stream.encode(av.VideoFrame.from_ndarray(arr, format="rgb24")):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
+    return path
+
+
+def write_synthetic_task(
+    folder: Path,
+    *,
+    task_id: str = "synthetic",
+    seconds: float = 10,
+    fps: int = 10,
+    size: tuple[int, int] = (64, 48),
+    composites: int = 1,
+    resolution: str = "1280x720",
+):
+    """A minimal task folder (video, composites, an asset, a checkpoint, task.json) as a Task."""
+    from ..records import Task
+
+    folder = Path(folder)
+    (folder / "stitched_assets").mkdir(parents=True, exist_ok=True)
+    (folder / "assets").mkdir(exist_ok=True)
+    (folder / "checkpoints").mkdir(exist_ok=True)
+    write_video(folder / "video.mp4", seconds, fps, size)
+    for k in range(1, composites + 1):
+        (folder / "stitched_assets" / f"stitched_image_{k}.png").write_bytes(png_bytes(40, 20, (200, 10 * k, 30)))
+    (folder / "assets" / "asset001.png").write_bytes(png_bytes(8, 8, (255, 0, 0)))
+    (folder / "checkpoints" / "step_0.png").write_bytes(png_bytes(16, 9, (255, 255, 255)))
+    data = {
+        "id": task_id,
+        "recording_details": {"resolution": resolution},
+        "action_sequence": [
+            {"type": "Click", "parameters": {"description": "the red button"}, "visual_evaluation_flag": True},
+        ],
+    }
+    (folder / "task.json").write_text(json.dumps(data, indent=1))
+    return Task.model_validate(data).bind(folder)

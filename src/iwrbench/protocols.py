@@ -1,0 +1,165 @@
+"""The two protocols, versioned, in one place: how step results and metrics become scores.
+
+``iwr-bench@1`` is the published protocol, kept faithful so numbers compare with the published
+leaderboard (including its known quirks, listed in PROTOCOL.md's last section).
+``offline@1`` is deterministic, needs no model, and fixes those quirks; every difference is
+listed in ``Protocol.differences`` and printed in the report header.
+
+Scores (both protocols):
+- IFS per task = leading actions that executed and passed their assertion / actions.
+- LVS = mean(OCR similarity, visual similarity); HVS = rubric score (0-100);
+  VFS = 0.5 LVS + 0.5 HVS; Final = 0.7 IFS + 0.3 VFS.
+- A model's row: macro-average IFS, LVS and HVS over tasks, then VFS and Final from those
+  means (this reproduces every published leaderboard row).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from statistics import mean
+from typing import Iterable
+
+from .errors import IwrError
+from .records import StepResult, Task, TaskResult, VisualScores
+
+W_IFS, W_VFS = 0.7, 0.3
+W_LVS, W_HVS = 0.5, 0.5
+
+
+@dataclass(frozen=True)
+class Protocol:
+    name: str
+    version: int
+    description: str
+    #: offline: settle by condition; published: fixed waits (1 s after load, 0.5 s per action)
+    settle_by_condition: bool
+    #: Scroll honours its direction (published: always down half a page)
+    scroll_direction: bool
+    #: visual pairs: "after" = checkpoint i with the page after action i;
+    #: "published" = checkpoint i with the screenshot taken before action i (as the published code)
+    pairing: str
+    #: unreached visual checkpoints score 0 instead of being left out
+    unreached_counts: bool
+    #: how assertions are judged: "checks" (typed) or "mllm" (multimodal before/after judge)
+    assertions: str
+    #: grounding may end with the LLM grounder
+    llm_grounding: bool
+    ocr: str
+    visual: str
+    high_level: str
+    needs_models: bool
+    differences: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def id(self) -> str:
+        return f"{self.name}@{self.version}"
+
+    # ------------------------------------------------------------------ per task
+
+    def visual_pairs(self, task: Task, steps: list[StepResult]) -> list[tuple[int, int | None]]:
+        """(checkpoint index, judged screenshot index or None when unreached)."""
+        pairs: list[tuple[int, int | None]] = [(0, 0)]
+        for a_i, action in enumerate(task.action_sequence, start=1):
+            if not action.visual_evaluation_flag:
+                continue
+            reached = a_i <= len(steps) and steps[a_i - 1].executed
+            if self.pairing == "published":
+                if reached:
+                    pairs.append((a_i, a_i - 1))
+            elif reached:
+                pairs.append((a_i, a_i))
+            elif self.unreached_counts:
+                pairs.append((a_i, None))
+        return pairs
+
+    @staticmethod
+    def ifs(steps: list[StepResult], n_actions: int) -> tuple[float, int]:
+        lead = 0
+        for s in steps:
+            if not s.passed:
+                break
+            lead += 1
+        return (100.0 * lead / n_actions if n_actions else 0.0), lead
+
+    def task_scores(self, steps: list[StepResult], n_actions: int, visuals: list[VisualScores]) -> dict:
+        ifs, lead = self.ifs(steps, n_actions)
+        lvs_vals = [v.low_level if v.reached and v.low_level is not None else 0.0 for v in visuals]
+        hvs_vals = [v.high_level if v.reached and v.high_level is not None else 0.0 for v in visuals]
+        lvs = mean(lvs_vals) if lvs_vals else 0.0
+        hvs = mean(hvs_vals) if hvs_vals else 0.0
+        vfs = W_LVS * lvs + W_HVS * hvs
+        return {"ifs": ifs, "low_level_visual": lvs, "high_level_visual": hvs, "vfs": vfs,
+                "final": W_IFS * ifs + W_VFS * vfs, "steps_passed": lead}
+
+
+OFFLINE = Protocol(
+    name="offline", version=1,
+    description="Deterministic, no model calls: typed checks, OCR + offline visual similarity, offline rubric.",
+    settle_by_condition=True, scroll_direction=True, pairing="after", unreached_counts=True,
+    assertions="checks", llm_grounding=False, ocr="tesseract", visual="default", high_level="offline-rubric",
+    needs_models=False,
+    differences=(
+        "Assertions are typed checks recorded on the source site (texts, values, counts, URL, states), not a multimodal judge.",
+        "Grounding stops at the fuzzy rung (role+name, text, attributes, fuzzy match); no LLM grounder.",
+        "Scroll honours its direction (the published judge always scrolls down).",
+        "Visual pairs compare the checkpoint after action i with the page after action i (the published code pairs it with the page before).",
+        "Unreached visual checkpoints score 0 (the published judge leaves them out, so a static picture scores ~30).",
+        "Pages settle by condition (network idle, fonts, quiet DOM) instead of fixed 1 s / 0.5 s waits.",
+        "OCR by Tesseract instead of EasyOCR; visual similarity by an offline structural backend instead of DINOv2.",
+        "High-level visual by a deterministic rubric (same five weights) instead of a multimodal judge.",
+    ),
+)
+
+PUBLISHED = Protocol(
+    name="iwr-bench", version=1,
+    description="The published IWR-Bench protocol: LLM grounder, multimodal assertion and rubric judges, EasyOCR, DINOv2.",
+    settle_by_condition=False, scroll_direction=False, pairing="published", unreached_counts=False,
+    assertions="mllm", llm_grounding=True, ocr="easyocr", visual="dinov2", high_level="mllm",
+    needs_models=True,
+    differences=(
+        "Grounding tries the deterministic rungs (role+name, text, attributes, fuzzy) before the published LLM grounder.",
+        "Pages are served over HTTP on 127.0.0.1 and every other host is blocked.",
+    ),
+)
+
+PROTOCOLS = {p.id: p for p in (OFFLINE, PUBLISHED)}
+ALIASES = {"offline": OFFLINE.id, "iwr-bench": PUBLISHED.id, "published": PUBLISHED.id}
+
+
+def get_protocol(name: str) -> Protocol:
+    pid = ALIASES.get(name, name)
+    if pid not in PROTOCOLS:
+        raise IwrError(f"unknown protocol {name!r}; known: {', '.join(sorted(PROTOCOLS))}")
+    return PROTOCOLS[pid]
+
+
+# ------------------------------------------------------------------ aggregation
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None else round(x + 0.0, 2)
+
+
+def leaderboard_row(model: str, results: Iterable[TaskResult]) -> dict:
+    """One model's row: macro means over scored tasks; judge errors are listed, not scored."""
+    results = list(results)
+    scored = [r for r in results if r.status != "judge_error"]
+    errors: dict[str, int] = {}
+    for r in results:
+        if r.status != "ok":
+            errors[r.status] = errors.get(r.status, 0) + 1
+    if not scored:
+        return {"model": model, "tasks": 0, "ifs": None, "vfs": None, "final": None,
+                "low_level_visual": None, "high_level_visual": None, "errors": errors}
+    ifs = mean(r.ifs or 0.0 for r in scored)
+    lvs = mean(r.low_level_visual or 0.0 for r in scored)
+    hvs = mean(r.high_level_visual or 0.0 for r in scored)
+    return combine(model, len(scored), ifs, lvs, hvs, errors)
+
+
+def combine(model: str, tasks: int, ifs: float, lvs: float, hvs: float, errors: dict | None = None) -> dict:
+    """VFS and Final from mean IFS, LVS and HVS (the published arithmetic)."""
+    vfs = W_LVS * lvs + W_HVS * hvs
+    final = W_IFS * ifs + W_VFS * vfs
+    return {"model": model, "tasks": tasks, "ifs": _r(ifs), "vfs": _r(vfs), "final": _r(final),
+            "low_level_visual": _r(lvs), "high_level_visual": _r(hvs), "errors": errors or {}}

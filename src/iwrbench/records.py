@@ -1,0 +1,406 @@
+"""The records every stage reads and writes (pydantic, versioned).
+
+One direction: a stage reads what the one before wrote through these models, never through
+another stage's internals. ``SCHEMA_VERSION`` is bumped when a field changes meaning;
+``iwrbench.records.json_schemas()`` exports the JSON Schema of each record.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+
+SCHEMA_VERSION = 1
+
+ActionType = Literal["Click", "Type", "Press", "Scroll", "Hover", "Select"]
+ACTION_TYPES: tuple[str, ...] = ("Click", "Type", "Press", "Scroll", "Hover", "Select")
+Status = Literal["ok", "generation_error", "page_error", "judge_error"]
+
+
+class _Open(BaseModel):
+    """A record that keeps unknown keys (the official data carries extra fields)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class _Closed(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --------------------------------------------------------------------------- targets
+
+
+class BBox(_Closed):
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return (self.x + self.width / 2, self.y + self.height / 2)
+
+
+class Target(_Open):
+    """What the recorder saw of the element an action acted on.
+
+    The judge never uses ``selector`` (it names the source site's DOM); it grounds by role and
+    accessible name, visible text, attributes and the description.
+    """
+
+    role: str | None = None
+    name: str | None = None
+    text: str | None = None
+    tag: str | None = None
+    label: str | None = None
+    attributes: dict[str, str] = Field(default_factory=dict)
+    bbox: BBox | None = None
+    editable: bool = False
+    selector: str | None = None
+
+
+# --------------------------------------------------------------------------- checks
+# Typed, deterministic checks, routed to small functions in iwrbench.judge.checks.
+
+
+class TextVisible(_Closed):
+    kind: Literal["text_visible"] = "text_visible"
+    text: str
+
+
+class TextAbsent(_Closed):
+    kind: Literal["text_absent"] = "text_absent"
+    text: str
+
+
+class ValueEquals(_Closed):
+    """Some form field shows this value (``field`` says which one on the source, for people)."""
+
+    kind: Literal["value_equals"] = "value_equals"
+    value: str
+    field: str | None = None
+
+
+class CountEquals(_Closed):
+    """The number of visible elements with this ARIA role."""
+
+    kind: Literal["count"] = "count"
+    role: str
+    value: int
+
+
+class UrlContains(_Closed):
+    kind: Literal["url"] = "url"
+    contains: str
+
+
+class StateEquals(_Closed):
+    """An element's state: the acted-on element when ``name`` is None, else role + name."""
+
+    kind: Literal["state"] = "state"
+    state: Literal["checked", "selected", "expanded", "pressed", "disabled"]
+    value: bool
+    role: str | None = None
+    name: str | None = None
+
+
+Check = Annotated[
+    Union[TextVisible, TextAbsent, ValueEquals, CountEquals, UrlContains, StateEquals],
+    Field(discriminator="kind"),
+]
+
+
+# --------------------------------------------------------------------------- tasks
+
+
+class ActionParameters(_Open):
+    description: str = ""
+    text: str | None = None
+    key: str | None = None
+    direction: Literal["up", "down"] | None = None
+    scroll_page: float | None = None
+    value: str | None = None  # Select: the option's label or value
+    element_index: int | None = None
+
+    @field_validator("direction", mode="before")
+    @classmethod
+    def _lower(cls, v: Any) -> Any:
+        return v.lower() if isinstance(v, str) else v
+
+
+class Action(_Open):
+    type: ActionType
+    parameters: ActionParameters = Field(default_factory=ActionParameters)
+    visual_evaluation_flag: bool = False
+    checkpoint_screenshot: str | None = None
+    logical_assertion: str | None = None
+    target: Target | None = None
+    checks: list[Check] = Field(default_factory=list)
+
+    @field_validator("type", mode="before")
+    @classmethod
+    def _canon_type(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            for t in ACTION_TYPES:
+                if v.lower() == t.lower():
+                    return t
+        return v
+
+    @field_validator("logical_assertion", mode="before")
+    @classmethod
+    def _blank_is_none(cls, v: Any) -> Any:
+        if isinstance(v, str) and not v.strip():
+            return None
+        return v
+
+    @property
+    def description(self) -> str:
+        return self.parameters.description
+
+
+class Classification(_Open):
+    domain: str | None = None
+    sub_domain: str | None = None
+    visual_complexity: str | None = None
+    interaction_complexity: str | None = None
+
+
+class RecordingDetails(_Open):
+    resolution: str = "1920x1080"
+    environment: str | None = None
+    fps: float | None = None
+    duration_s: float | None = None
+
+    @field_validator("resolution", mode="before")
+    @classmethod
+    def _res(cls, v: Any) -> Any:
+        if v is None:
+            return "1920x1080"
+        if isinstance(v, str):
+            v = v.lower().replace(" ", "")
+            w, _, h = v.partition("x")
+            if not (w.isdigit() and h.isdigit()):
+                raise ValueError(f"resolution must look like 1280x720, got {v!r}")
+        return v
+
+
+class Task(_Open):
+    id: str
+    schema_version: int = SCHEMA_VERSION
+    source_website: str | None = None
+    classification: Classification = Field(default_factory=Classification)
+    recording_details: RecordingDetails = Field(default_factory=RecordingDetails)
+    action_sequence: list[Action]
+
+    _dir: Path | None = PrivateAttr(default=None)
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, v: str) -> str:
+        v = str(v)
+        if not v or "/" in v or v in (".", ".."):
+            raise ValueError(f"task id must be a plain name, got {v!r}")
+        return v
+
+    # where the task's files are (set by the loader)
+    @property
+    def dir(self) -> Path:
+        if self._dir is None:
+            raise RuntimeError(f"task {self.id} was not loaded from a folder")
+        return self._dir
+
+    def bind(self, folder: Path) -> "Task":
+        self._dir = Path(folder)
+        return self
+
+    @property
+    def viewport(self) -> tuple[int, int]:
+        w, _, h = self.recording_details.resolution.partition("x")
+        return int(w), int(h)
+
+    @property
+    def video_path(self) -> Path:
+        return self.dir / "video.mp4"
+
+    @property
+    def assets_dir(self) -> Path:
+        return self.dir / "assets"
+
+    @property
+    def stitched_assets(self) -> list[Path]:
+        d = self.dir / "stitched_assets"
+        return sorted(p for p in d.glob("*") if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".webp")) if d.is_dir() else []
+
+    def checkpoint(self, index: int) -> Path:
+        """Ground truth after action ``index`` (0 = initial state)."""
+        if index > 0:
+            rel = self.action_sequence[index - 1].checkpoint_screenshot
+            if rel:
+                p = self.dir / rel
+                if p.exists():
+                    return p
+        return self.dir / "checkpoints" / f"step_{index}.png"
+
+    @property
+    def tags(self) -> dict[str, str]:
+        c = self.classification
+        return {
+            k: v
+            for k, v in {
+                "domain": c.domain,
+                "visual_complexity": c.visual_complexity,
+                "interaction_complexity": c.interaction_complexity,
+            }.items()
+            if v
+        }
+
+
+# --------------------------------------------------------------------------- oracle source
+
+
+class SourceSpec(_Open):
+    """How to serve the site a task was recorded on (``reference/source.json``)."""
+
+    kind: Literal["url", "site", "npm", "pypi"]
+    url: str | None = None  # kind=url
+    site: str | None = None  # kind=site: folder relative to the task's reference/ (copied there)
+    package: str | None = None  # npm / pypi
+    version: str | None = None
+    sha256: str | None = None  # of the fetched archive
+    root: str | None = None  # folder inside the package served as the web root
+    serve: str | None = None  # pypi: command template
+    data: str | None = None  # pypi: data file relative to reference/
+    page: str = "index.html"  # entry path under the root (may carry ?query or #hash)
+
+
+# --------------------------------------------------------------------------- results
+
+
+class Candidate(_Closed):
+    tag: str | None = None
+    role: str | None = None
+    name: str | None = None
+    text: str | None = None
+    score: float | None = None
+
+
+class RungAttempt(_Closed):
+    rung: str
+    matches: int
+    detail: str | None = None
+
+
+class Grounding(_Closed):
+    rung: str | None = None  # role_name | text | attribute | fuzzy | llm | page | None (not found)
+    tried: list[RungAttempt] = Field(default_factory=list)
+    ambiguous: bool = False
+    element: Candidate | None = None
+    alternatives: list[Candidate] = Field(default_factory=list)
+
+
+class CheckResult(_Closed):
+    check: Check
+    passed: bool
+    detail: str | None = None
+
+
+class AssertionResult(_Closed):
+    text: str | None = None
+    passed: bool | None = None  # None = not judged (e.g. judge API error: not counted as a failure)
+    method: str = "checks"  # checks | mllm
+    checks: list[CheckResult] = Field(default_factory=list)
+    raw: str | None = None
+
+
+class VisualScores(_Closed):
+    """Scores for one (ground truth, judged) screenshot pair, each 0-100 or None."""
+
+    checkpoint: int  # 0 = initial state, i = after action i
+    gt: str | None = None
+    shot: str | None = None
+    reached: bool = True
+    ocr: float | None = None
+    visual: float | None = None
+    low_level: float | None = None
+    high_level: float | None = None
+    components: dict[str, float] = Field(default_factory=dict)
+
+
+class StepResult(_Closed):
+    index: int  # 1-based action index
+    type: str
+    description: str = ""
+    executed: bool = False
+    passed: bool = False  # executed and its assertion (if any) held
+    error: str | None = None
+    grounding: Grounding | None = None
+    assertion: AssertionResult | None = None
+    info_checks: list[CheckResult] = Field(default_factory=list)
+    visual: VisualScores | None = None
+    screenshot: str | None = None
+    settle: dict[str, Any] = Field(default_factory=dict)
+    duration_s: float = 0.0
+
+
+class GenerationInfo(_Open):
+    cached: bool = False
+    calls: int = 0
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+    images: int | None = None
+    raw_reply: str | None = None  # path (relative to the run folder) of the kept raw reply
+    duration_s: float | None = None
+
+
+class TaskResult(_Closed):
+    schema_version: int = SCHEMA_VERSION
+    model: str
+    task_id: str
+    status: Status
+    protocol: str
+    ifs: float | None = None
+    vfs: float | None = None
+    final: float | None = None
+    low_level_visual: float | None = None
+    high_level_visual: float | None = None
+    steps_total: int = 0
+    steps_passed: int = 0
+    initial: VisualScores | None = None
+    steps: list[StepResult] = Field(default_factory=list)
+    tags: dict[str, str] = Field(default_factory=dict)
+    error: str | None = None
+    blocked_requests: int = 0
+    blocked_hosts: list[str] = Field(default_factory=list)
+    generation: GenerationInfo | None = None
+    attempts: int = 1
+    duration_s: float = 0.0
+
+
+class RunSpec(_Open):
+    """``run.json``: enough to re-judge a run without guessing how it was made."""
+
+    schema_version: int = SCHEMA_VERSION
+    created: str
+    iwrbench_version: str
+    suite: str
+    suite_hash: str
+    task_ids: list[str]
+    models: list[str]
+    protocol: str
+    judge: dict[str, Any] = Field(default_factory=dict)
+    generation: dict[str, Any] = Field(default_factory=dict)
+    browser: dict[str, Any] = Field(default_factory=dict)
+    packages: dict[str, str] = Field(default_factory=dict)
+    executor: str = "local"
+    workers: int = 1
+
+
+def json_schemas() -> dict[str, dict]:
+    """The JSON Schema of every public record, keyed by record name."""
+    return {
+        m.__name__: m.model_json_schema()
+        for m in (Task, Action, Target, SourceSpec, StepResult, TaskResult, RunSpec)
+    }

@@ -1,0 +1,137 @@
+"""Where sites come from: a folder, a URL, or a package fetched from a registry and pinned.
+
+Third-party sites are fetched at build time (``npm pack`` / ``pip``), checked against their
+pinned sha256 when one is given, and cached outside the repository under
+``$IWR_CACHE`` (default ``~/.cache/iwrbench``). Nothing fetched is ever committed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+from typing import Iterator
+
+from .errors import RecordError
+
+
+def cache_root() -> Path:
+    p = Path(os.environ.get("IWR_CACHE") or Path.home() / ".cache" / "iwrbench")
+    p.mkdir(parents=True, exist_ok=True)
+    return p
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def fetch_npm(package: str, version: str, sha256: str | None = None) -> tuple[Path, str]:
+    """Download and unpack ``package@version`` once; returns (package folder, tarball sha256)."""
+    safe = package.replace("/", "__").replace("@", "")
+    dest = cache_root() / "npm" / f"{safe}-{version}"
+    meta = dest / ".iwr-fetch.json"
+    if meta.exists():
+        info = json.loads(meta.read_text())
+        if sha256 and info["sha256"] != sha256:
+            raise RecordError(f"npm {package}@{version}: cached tarball sha256 {info['sha256'][:12]} != pinned {sha256[:12]}")
+        return dest / "package", info["sha256"]
+    if not shutil.which("npm"):
+        raise RecordError(f"npm {package}@{version}: the `npm` command is needed to fetch it (install Node.js)")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=dest.parent) as tmp:
+        try:
+            out = subprocess.run(["npm", "pack", f"{package}@{version}", "--silent", "--pack-destination", tmp],
+                                 capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            raise RecordError(f"npm {package}@{version}: `npm pack` timed out (is the registry reachable?)") from None
+        tgz = [p for p in Path(tmp).glob("*.tgz")]
+        if out.returncode != 0 or not tgz:
+            msg = (out.stderr or out.stdout).strip().splitlines()
+            raise RecordError(f"npm {package}@{version}: cannot fetch ({msg[-1] if msg else 'npm pack failed'})")
+        digest = sha256_file(tgz[0])
+        if sha256 and digest != sha256:
+            raise RecordError(f"npm {package}@{version}: tarball sha256 {digest} does not match the pinned {sha256}")
+        unpack = Path(tmp) / "unpacked"
+        with tarfile.open(tgz[0]) as tf:
+            tf.extractall(unpack, filter="data")
+        inner = next((p for p in unpack.iterdir() if p.is_dir()), None)
+        if inner is None:
+            raise RecordError(f"npm {package}@{version}: empty tarball")
+        staging = Path(tmp) / "final"
+        staging.mkdir()
+        inner.rename(staging / "package")
+        (staging / ".iwr-fetch.json").write_text(json.dumps({"package": package, "version": version, "sha256": digest,
+                                                             "fetched": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}))
+        if dest.exists():
+            shutil.rmtree(dest)
+        staging.rename(dest)
+    return dest / "package", digest
+
+
+def pypi_env(package: str, version: str, extra: list[str] | None = None) -> Path:
+    """A venv in the cache with ``package==version`` installed; returns its python."""
+    safe = f"{package}-{version}"
+    if extra:
+        safe += "-" + hashlib.sha256(" ".join(sorted(extra)).encode()).hexdigest()[:8]
+    dest = cache_root() / "pypi" / safe
+    py = dest / "bin" / "python"
+    if (dest / ".iwr-ok").exists():
+        return py
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-m", "venv", str(dest)], check=True, capture_output=True)
+    res = subprocess.run([str(py), "-m", "pip", "install", "-q", f"{package}=={version}", *(extra or [])],
+                         capture_output=True, text=True, timeout=900)
+    if res.returncode != 0:
+        tail = (res.stderr or res.stdout).strip().splitlines()
+        raise RecordError(f"pypi {package}=={version}: install failed ({tail[-1] if tail else 'pip error'})")
+    (dest / ".iwr-ok").write_text("ok")
+    return py
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def run_server(command: list[str], port: int, *, cwd: Path | None = None, timeout_s: float = 60) -> Iterator[str]:
+    """Start a server process listening on 127.0.0.1:port, yield its origin, stop it after."""
+    proc = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                err = proc.stderr.read().decode(errors="replace").strip().splitlines() if proc.stderr else []
+                raise RecordError(f"server `{' '.join(command[:3])}` exited: {err[-1] if err else proc.returncode}")
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        else:
+            raise RecordError(f"server `{' '.join(command[:3])}` did not listen on 127.0.0.1:{port} within {timeout_s:.0f}s")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        with contextlib.suppress(Exception):
+            os.killpg(proc.pid, 15)
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(Exception):
+                os.killpg(proc.pid, 9)

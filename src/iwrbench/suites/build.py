@@ -1,0 +1,190 @@
+"""``iwr suite build``: record every recipe of a bundled suite into the cache and validate it.
+
+A suite is a folder of recipes in this package (``suites/<name>/*.yaml``); its built tasks live
+in ``$IWR_CACHE/suites/<name>/tasks/<task_id>/``. A task is rebuilt only when its fingerprint
+(recipe text, the files of its own site, the recorder's version) changed. A task whose oracle
+does not pass validation on two consecutive recordings is left out, and the build says why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..errors import IwrError
+from ..sources import cache_root
+
+#: bump when the recorder's output changes, so cached suites are rebuilt
+RECORDER_VERSION = "1"
+HERE = Path(__file__).parent
+
+
+def suites() -> list[str]:
+    return sorted(d.name for d in HERE.iterdir() if d.is_dir() and any(d.glob("*.yaml")))
+
+
+def recipes_dir(name: str) -> Path:
+    d = HERE / name
+    if not d.is_dir() or not any(d.glob("*.yaml")):
+        raise IwrError(f"unknown suite {name!r}; bundled suites: {', '.join(suites())}")
+    return d
+
+
+def build_root(name: str) -> Path:
+    return cache_root() / "suites" / name
+
+
+def tasks_dir(name: str) -> Path:
+    return build_root(name) / "tasks"
+
+
+def recipe_files(name: str) -> list[Path]:
+    return sorted(recipes_dir(name).glob("*.yaml"))
+
+
+def fingerprint(recipe_path: Path) -> str:
+    from ..record.recipe import load_recipe
+
+    r = load_recipe(recipe_path)
+    h = hashlib.sha256()
+    h.update(RECORDER_VERSION.encode())
+    h.update(recipe_path.read_bytes())
+    if r.source.site:
+        site = (r.base_dir / r.source.site).resolve()
+        for f in sorted(site.rglob("*")):
+            if f.is_file() and not f.name.startswith("."):
+                h.update(str(f.relative_to(site)).encode())
+                h.update(f.read_bytes())
+    if r.source.pypi and r.source.pypi.data:
+        d = (r.base_dir / r.source.pypi.data).resolve()
+        if d.is_file():
+            h.update(d.read_bytes())
+    return h.hexdigest()[:20]
+
+
+@dataclass
+class BuildOutcome:
+    task_id: str
+    ok: bool
+    seconds: float
+    reason: str = ""
+    attempts: int = 1
+    reused: bool = False
+
+
+@dataclass
+class BuildReport:
+    suite: str
+    path: Path
+    outcomes: list[BuildOutcome] = field(default_factory=list)
+
+    @property
+    def ok(self) -> list[BuildOutcome]:
+        return [o for o in self.outcomes if o.ok]
+
+    @property
+    def excluded(self) -> list[BuildOutcome]:
+        return [o for o in self.outcomes if not o.ok]
+
+
+def _build_one(recipe_path: str, out: str, work: str) -> tuple[bool, str, int]:
+    """Record + validate (oracle) a recipe; a second recording when the first fails validation."""
+    import asyncio
+
+    from ..record.recipe import load_recipe
+    from ..record.recorder import record_async
+    from ..tasks.validate import validate_async
+
+    recipe = load_recipe(recipe_path)
+    reason = ""
+    for attempt in (1, 2):
+        try:
+            asyncio.run(record_async(recipe, Path(out)))
+        except IwrError as e:
+            reason = f"recording failed: {e}"
+            continue
+        res = asyncio.run(validate_async([Path(out)], oracle=True, work_dir=Path(work)))[0]
+        if res.ok:
+            return True, "", attempt
+        reason = "; ".join(res.problems[:3])
+    shutil.rmtree(out, ignore_errors=True)
+    return False, reason, 2
+
+
+def build_suite(name: str, *, jobs: int | None = None, force: bool = False, only: list[str] | None = None,
+                progress: Callable[[str, dict], None] | None = None) -> BuildReport:
+    files = recipe_files(name)
+    root = build_root(name)
+    tdir = tasks_dir(name)
+    tdir.mkdir(parents=True, exist_ok=True)
+    manifest_f = root / "manifest.json"
+    manifest = json.loads(manifest_f.read_text()) if manifest_f.is_file() else {}
+    report = BuildReport(name, tdir)
+    from ..record.recipe import load_recipe
+
+    todo: list[tuple[str, Path, str]] = []
+    wanted: set[str] = set()
+    for f in files:
+        r = load_recipe(f)
+        if only and r.id not in only:
+            continue
+        wanted.add(r.id)
+        fp = fingerprint(f)
+        entry = manifest.get(r.id, {})
+        if not force and entry.get("fingerprint") == fp and entry.get("ok") and (tdir / r.id / "task.json").is_file():
+            report.outcomes.append(BuildOutcome(r.id, True, 0.0, reused=True))
+            continue
+        if not force and entry.get("fingerprint") == fp and entry.get("ok") is False:
+            report.outcomes.append(BuildOutcome(r.id, False, 0.0, entry.get("reason", ""), reused=True))
+            continue
+        todo.append((r.id, f, fp))
+    if not only:  # tasks whose recipe is gone
+        for d in tdir.iterdir():
+            if d.is_dir() and d.name not in wanted and not d.name.startswith("."):
+                shutil.rmtree(d, ignore_errors=True)
+                manifest.pop(d.name, None)
+    if progress:
+        progress("start", {"total": len(files) if not only else len(wanted), "todo": len(todo),
+                           "reused": len(report.outcomes)})
+    jobs = max(1, min(jobs or max(1, (os.cpu_count() or 2) // 1), len(todo) or 1, 4))
+    work = root / "validation"
+    if todo:
+        with ProcessPoolExecutor(max_workers=jobs) as ex:
+            futs = {}
+            for tid, f, fp in todo:
+                t0 = time.monotonic()
+                fut = ex.submit(_build_one, str(f), str(tdir / tid), str(work))
+                futs[fut] = (tid, fp, t0)
+            for fut in as_completed(futs):
+                tid, fp, t0 = futs[fut]
+                try:
+                    ok, reason, attempts = fut.result()
+                except Exception as e:  # a crash in the worker: report, don't lose the others
+                    ok, reason, attempts = False, f"{e.__class__.__name__}: {e}", 1
+                o = BuildOutcome(tid, ok, time.monotonic() - t0, reason, attempts)
+                report.outcomes.append(o)
+                manifest[tid] = {"fingerprint": fp, "ok": ok, "reason": reason,
+                                 "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+                tmp = manifest_f.with_suffix(".tmp")
+                tmp.write_text(json.dumps(manifest, indent=1))
+                tmp.replace(manifest_f)
+                if progress:
+                    progress("done", {"task": tid, "ok": ok, "reason": reason, "seconds": o.seconds})
+    shutil.rmtree(work, ignore_errors=True)
+    report.outcomes.sort(key=lambda o: o.task_id)
+    return report
+
+
+def ensure_built(name: str, progress: Callable[[str, dict], None] | None = None) -> Path:
+    """The built suite's task folder, building (only what changed) first."""
+    report = build_suite(name, progress=progress)
+    if not report.ok:
+        raise IwrError(f"suite {name!r}: no task could be built ({report.excluded[0].reason if report.excluded else ''})")
+    return report.path

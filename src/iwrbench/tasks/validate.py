@@ -1,0 +1,149 @@
+"""``iwr validate``: a task folder is complete and consistent; with ``--oracle`` its source site
+replayed by the judge scores IFS 100 and reproduces every visual checkpoint."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image, UnidentifiedImageError
+
+from ..errors import TaskError
+from ..records import Task
+from .load import load_task
+
+#: a checkpoint "matches" when at most this share of pixels differs by more than PIXEL_TOL
+MAX_DIFF_SHARE = 0.01
+PIXEL_TOL = 24
+
+
+@dataclass
+class Validation:
+    task_id: str
+    ok: bool
+    problems: list[str] = field(default_factory=list)
+    ifs: float | None = None
+    checkpoints: dict[int, float] = field(default_factory=dict)  # share of differing pixels
+    result: Any = None
+
+
+def check_files(task: Task) -> list[str]:
+    """Problems with a task folder's files (empty list when complete)."""
+    problems: list[str] = []
+    n = len(task.action_sequence)
+    if n == 0:
+        problems.append("task has no actions")
+    w, h = task.viewport
+    for i in range(n + 1):
+        cp = task.checkpoint(i)
+        if not cp.is_file():
+            problems.append(f"{cp}: missing checkpoint")
+            continue
+        try:
+            with Image.open(cp) as im:
+                if im.size != (w, h):
+                    problems.append(f"{cp}: {im.size[0]}x{im.size[1]}, expected {w}x{h}")
+        except (UnidentifiedImageError, OSError):
+            problems.append(f"{cp}: unreadable image")
+    extra = sorted(task.dir.glob("checkpoints/step_*.png"))
+    if len(extra) > n + 1:
+        problems.append(f"{task.dir / 'checkpoints'}: {len(extra)} checkpoints for {n} actions (expected {n + 1})")
+    for p in task.stitched_assets:
+        try:
+            with Image.open(p) as im:
+                im.verify()
+        except (UnidentifiedImageError, OSError):
+            problems.append(f"{p}: unreadable composite")
+    try:
+        from ..record.video import probe
+
+        frames, dur, size = probe(task.video_path)
+        if frames == 0:
+            problems.append(f"{task.video_path}: no frames")
+    except Exception as e:  # noqa: BLE001 - any decoder failure is a broken video
+        problems.append(f"{task.video_path}: unreadable video ({e.__class__.__name__})")
+    return problems
+
+
+def diff_share(a: Path, b: Path) -> float:
+    with Image.open(a) as x, Image.open(b) as y:
+        xa = np.asarray(x.convert("RGB"), dtype=np.int16)
+        ya = np.asarray(y.convert("RGB").resize(x.size), dtype=np.int16)
+    return float((np.abs(xa - ya).max(axis=2) > PIXEL_TOL).mean())
+
+
+async def validate_oracle(task: Task, browser: Any, out_dir: Path) -> Validation:
+    from ..judge.score import JudgeComponents, judge_unit
+    from ..protocols import OFFLINE
+    from .oracle import oracle_bundle
+
+    v = Validation(task.id, ok=True)
+    bundle = oracle_bundle(task)
+    comps = JudgeComponents.for_protocol(OFFLINE)
+    comps.check()
+    res = await judge_unit(browser, task, bundle, out_dir, OFFLINE, comps)
+    v.result = res
+    v.ifs = res.ifs
+    if res.status != "ok":
+        v.problems.append(f"oracle replay: {res.status}: {res.error}")
+    if (res.ifs or 0) < 100:
+        bad = next((s for s in res.steps if not s.passed), None)
+        why = ""
+        if bad is not None:
+            why = bad.error or ""
+            if bad.assertion and bad.assertion.checks:
+                failed = [c.detail for c in bad.assertion.checks if not c.passed]
+                why = why or "; ".join(d for d in failed if d)
+        v.problems.append(f"oracle IFS {res.ifs:.1f} < 100 (step {bad.index if bad else '?'}: {why or 'failed'})")
+    for i in [0] + [k for k, a in enumerate(task.action_sequence, 1) if a.visual_evaluation_flag]:
+        shot = out_dir / f"step_{i}.png"
+        if not shot.is_file():
+            v.problems.append(f"checkpoint {i}: not reached by the oracle")
+            continue
+        share = diff_share(task.checkpoint(i), shot)
+        v.checkpoints[i] = share
+        if share > MAX_DIFF_SHARE:
+            v.problems.append(f"checkpoint {i}: {share:.1%} of pixels differ from the recording (max {MAX_DIFF_SHARE:.0%})")
+    v.ok = not v.problems
+    return v
+
+
+async def validate_async(paths: list[Path], *, oracle: bool, work_dir: Path) -> list[Validation]:
+    out: list[Validation] = []
+    tasks: list[Task] = []
+    for p in paths:
+        try:
+            t = load_task(p)
+        except TaskError as e:
+            out.append(Validation(Path(p).name, False, [str(e)]))
+            continue
+        problems = check_files(t)
+        if problems:
+            out.append(Validation(t.id, False, problems))
+        else:
+            tasks.append(t)
+    if oracle and tasks:
+        from playwright.async_api import async_playwright
+
+        from ..browser.core import launch_browser
+
+        async with async_playwright() as pw:
+            browser = await launch_browser(pw)
+            try:
+                for t in tasks:
+                    try:
+                        out.append(await validate_oracle(t, browser, work_dir / t.id))
+                    except TaskError as e:
+                        out.append(Validation(t.id, False, [str(e)]))
+            finally:
+                await browser.close()
+    else:
+        out += [Validation(t.id, True) for t in tasks]
+    return out
+
+
+def validate(paths: list[Path], *, oracle: bool = False, work_dir: Path) -> list[Validation]:
+    return asyncio.run(validate_async(paths, oracle=oracle, work_dir=work_dir))

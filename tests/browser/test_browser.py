@@ -1,0 +1,84 @@
+"""The browser module: loopback server, containment, determinism and settling, in real Chromium."""
+
+from pathlib import Path
+from urllib.request import urlopen
+from urllib.error import HTTPError
+
+import pytest
+
+from iwrbench.browser.core import new_context
+from iwrbench.browser.server import StaticServer
+from iwrbench.browser.settle import RequestTracker, settle
+
+
+def _site(tmp_path: Path, body: str) -> Path:
+    (tmp_path / "index.html").write_text(f"<!doctype html><html><body>{body}</body></html>")
+    return tmp_path
+
+
+def test_static_server_serves_and_refuses(tmp_path):
+    (tmp_path / "s").mkdir()
+    site = _site(tmp_path / "s", "hi")
+    (tmp_path / "secret.txt").write_text("no")
+    assets = tmp_path / "a"
+    assets.mkdir()
+    (assets / "asset001.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
+    with StaticServer({"/": site, "/__iwr_assets__/": assets}) as s:
+        assert b"hi" in urlopen(s.url("index.html")).read()
+        r = urlopen(s.url("__iwr_assets__/asset001.svg"))
+        assert r.headers["Content-Type"].startswith("image/svg+xml")
+        for bad in ("nope.html", "../secret.txt", "%2e%2e/secret.txt"):
+            with pytest.raises(HTTPError) as e:
+                urlopen(s.url(bad))
+            assert e.value.code == 404
+
+
+async def test_outside_hosts_are_blocked_and_counted(browser, tmp_path):
+    site = _site(tmp_path, """<img src="http://example.com/x.png"><script>
+      fetch('https://api.example.org/data').catch(() => {});
+      fetch('/local.txt').then(r => r.text()).then(t => document.body.dataset.local = t);
+    </script>""")
+    (site / "local.txt").write_text("fine")
+    with StaticServer({"/": site}) as s:
+        ctx, net = await new_context(browser, (800, 600), allowed_origins={s.origin})
+        page = await ctx.new_page()
+        await page.goto(s.url("index.html"))
+        await page.wait_for_function("document.body.dataset.local === 'fine'")
+        await ctx.close()
+    assert net.blocked == {"example.com": 1, "api.example.org": 1}
+    assert net.allowed >= 2
+
+
+async def test_context_is_deterministic(browser, tmp_path):
+    site = _site(tmp_path, "")
+    vals = []
+    with StaticServer({"/": site}) as s:
+        for seed in (7, 7, 8):
+            ctx, _ = await new_context(browser, (640, 480), allowed_origins={s.origin}, seed=seed)
+            page = await ctx.new_page()
+            await page.goto(s.url())
+            vals.append(await page.evaluate("""() => [Math.random(), Math.random(), devicePixelRatio,
+                innerWidth, navigator.language, Intl.DateTimeFormat().resolvedOptions().timeZone,
+                matchMedia('(prefers-reduced-motion: reduce)').matches]"""))
+            await ctx.close()
+    assert vals[0] == vals[1] and vals[0][:2] != vals[2][:2]
+    assert vals[0][2:] == [1, 640, "en-US", "UTC", True]
+
+
+async def test_settle_waits_for_quiet_and_names_what_kept_changing(browser, tmp_path):
+    site = _site(tmp_path, """<div id="t">0</div><script>
+      let n = 0; const h = setInterval(() => { document.getElementById('t').textContent = ++n; if (n === 5) clearInterval(h); }, 60);
+    </script>""")
+    busy = tmp_path / "busy.html"
+    busy.write_text("<div class='ticker'>0</div><script>setInterval(() => document.querySelector('.ticker').textContent = Date.now(), 30)</script>")
+    with StaticServer({"/": site}) as s:
+        ctx, _ = await new_context(browser, (640, 480), allowed_origins={s.origin})
+        page = await ctx.new_page()
+        tr = RequestTracker(page)
+        await page.goto(s.url())
+        rep = await settle(page, tr, quiet_ms=200, timeout_ms=3000)
+        assert rep.settled and await page.inner_text("#t") == "5"
+        await page.goto(s.url("busy.html"))
+        rep = await settle(page, tr, quiet_ms=200, timeout_ms=800)
+        assert not rep.settled and "div.ticker" in rep.what
+        await ctx.close()

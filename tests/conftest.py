@@ -1,0 +1,67 @@
+"""Shared fixtures: a real Chromium (no mocks), pages on 127.0.0.1, the smoke tasks recorded once."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+ROOT = Path(__file__).resolve().parent.parent
+SUITES = ROOT / "src" / "iwrbench" / "suites"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_cache(tmp_path_factory):
+    """Tests never touch the user's cache (npm fetches are shared across tests via a session dir)."""
+    d = tmp_path_factory.mktemp("iwr-cache")
+    old = os.environ.get("IWR_CACHE")
+    os.environ["IWR_CACHE"] = str(d)
+    yield d
+    if old is None:
+        os.environ.pop("IWR_CACHE", None)
+    else:
+        os.environ["IWR_CACHE"] = old
+
+
+@pytest_asyncio.fixture
+async def browser():
+    from playwright.async_api import async_playwright
+
+    from iwrbench.browser.core import launch_browser
+
+    async with async_playwright() as pw:
+        b = await launch_browser(pw)
+        yield b
+        await b.close()
+
+
+@pytest.fixture(scope="session")
+def smoke_tasks(tmp_path_factory) -> dict[str, Path]:
+    """The smoke suite's recipes, recorded once per test session with the real recorder."""
+    from iwrbench.record.recipe import load_recipe
+    from iwrbench.record.recorder import record
+
+    out = tmp_path_factory.mktemp("smoke-tasks")
+    tasks = {}
+    for f in sorted((SUITES / "smoke").glob("*.yaml")):
+        r = load_recipe(f)
+        record(r, out / r.id)
+        tasks[r.id] = out / r.id
+    return tasks
+
+
+@pytest.fixture(scope="session")
+def smoke_suite(smoke_tasks) -> Path:
+    return next(iter(smoke_tasks.values())).parent
+
+
+def copy_task(src: Path, dst: Path) -> Path:
+    shutil.copytree(src, dst)
+    return dst
+
+
+__all__ = ["asyncio", "copy_task"]

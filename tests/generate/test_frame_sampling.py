@@ -1,0 +1,66 @@
+"""Frame sampling on real videos written with PyAV (frame i encodes i in its colour)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from iwrbench.errors import TaskError
+from iwrbench.generate.frames import sample_frames, sample_times, video_info
+from iwrbench.models.testing import frame_index_of, write_video
+
+
+def indices(frames):
+    return [frame_index_of(Image.open(io.BytesIO(f.data))) for f in frames]
+
+
+def test_one_per_second(task):
+    frames = sample_frames(task.video_path, fps=1.0, max_frames=64)
+    assert [f.t for f in frames] == [float(i) for i in range(10)]
+    assert indices(frames) == list(range(0, 100, 10))
+    assert all(f.mime == "image/jpeg" and f.size == (64, 48) for f in frames)
+    assert [f.index for f in frames] == list(range(10)) and frames[3].label == "frame 4 (t=3.0s)"
+
+
+def test_cap_gives_uniformly_spaced_frames(task):
+    frames = sample_frames(task.video_path, fps=1.0, max_frames=4)
+    assert [f.t for f in frames] == [0.0, 2.5, 5.0, 7.5]
+    assert indices(frames) == [0, 25, 50, 75]
+
+
+def test_other_rates_png_and_downscale(task):
+    frames = sample_frames(task.video_path, fps=2.0, max_frames=64, fmt="png", max_image_side=32)
+    assert len(frames) == 20 and indices(frames)[:3] == [0, 5, 10]
+    assert frames[0].mime == "image/png" and frames[0].size == (32, 24)
+    assert Image.open(io.BytesIO(frames[0].data)).size == (32, 24)
+
+
+def test_a_sparse_video_gives_each_frame_once(tmp_path):
+    path = write_video(tmp_path / "slow.mp4", seconds=6, fps=1, size=(32, 32))
+    frames = sample_frames(path, fps=4.0, max_frames=64)  # 24 sample times, 6 frames
+    assert [f.t for f in frames] == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+
+
+def test_sample_times():
+    assert sample_times(10.0, 1.0, 64) == [float(i) for i in range(10)]
+    assert sample_times(10.05, 1.0, 64)[-1] == 10.0  # the last time may find no frame; it is dropped
+    assert sample_times(100.0, 1.0, 4) == [0.0, 25.0, 50.0, 75.0]
+    assert sample_times(0.5, 1.0, 64) == [0.0]
+    assert sample_times(10.0, 1.0, 0) == []
+
+
+def test_video_info(task):
+    info = video_info(task.video_path)
+    assert info.duration_s == pytest.approx(10.0) and (info.width, info.height) == (64, 48)
+    assert info.fps == pytest.approx(10.0)
+
+
+def test_missing_and_corrupt_videos_name_the_file(tmp_path):
+    with pytest.raises(TaskError, match="missing.mp4"):
+        sample_frames(tmp_path / "missing.mp4")
+    bad = tmp_path / "corrupt.mp4"
+    bad.write_bytes(b"\x00\x00\x00\x18ftypmp42" + b"garbage" * 100)
+    with pytest.raises(TaskError, match="corrupt.mp4"):
+        sample_frames(bad)

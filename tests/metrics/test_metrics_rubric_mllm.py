@@ -1,0 +1,131 @@
+"""The MLLM rubric judge against a scripted chat client: the request it sends, and how it reads
+replies (JSON, fenced JSON, prose) or refuses to (unparseable or out-of-range replies)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from iwrbench.metrics import (
+    PROMPT_VERSION,
+    JudgedRubricScore,
+    MllmRubric,
+    RubricParseError,
+    acompare,
+    parse_rubric_reply,
+    prompt_sha256,
+    rubric_prompt,
+)
+from iwrbench.models.chat import ChatClient, ChatReply, ChatRequest, ImagePart, TextPart
+
+# Snapshot of what the judge is told. Changing the template changes this hash: bump the template's
+# version (prompts/visual_rubric_vN.txt) instead of editing a published one, then update here.
+PROMPT_SHA256 = {"v1": "713c075e1c9b9476fa08e4e817df1827e60ee3d8f34578607d0ea2e8c4fe27d8"}
+
+
+class ScriptedClient:
+    """A chat client that answers with the next scripted reply and keeps the requests."""
+
+    name = "scripted-judge"
+
+    def __init__(self, *replies: str):
+        self.replies = list(replies)
+        self.requests: list[ChatRequest] = []
+
+    async def complete(self, request: ChatRequest) -> ChatReply:
+        self.requests.append(request)
+        return ChatReply(text=self.replies.pop(0))
+
+
+def _img(colour: str) -> Image.Image:
+    return Image.new("RGB", (320, 180), colour)
+
+
+def test_prompt_snapshot():
+    assert PROMPT_VERSION == "v1"
+    assert prompt_sha256("v1") == PROMPT_SHA256["v1"], "the rubric prompt changed: new version + new snapshot"
+    text = rubric_prompt()
+    for name, top in (("layout", 10), ("elements", 15), ("content_text", 40), ("style", 15), ("overall", 20)):
+        assert f"{name} (0-{top})" in text
+
+
+async def test_request_holds_prompt_and_both_screenshots_in_order():
+    client = ScriptedClient('{"layout": 8, "elements": 12, "content_text": 30, "style": 11, "overall": 15}')
+    assert isinstance(client, ChatClient)
+    judge = MllmRubric(client)
+    gt, gen = _img("white"), _img("black")
+    result = await judge.score(gt, gen)
+    assert isinstance(result, JudgedRubricScore)
+    assert result.score == pytest.approx(76)
+    assert result.components == {"layout": 8, "elements": 12, "content_text": 30, "style": 11, "overall": 15}
+    assert result.raw.startswith("{")
+    (req,) = client.requests
+    assert req.temperature == 0.0
+    assert req.images == 2
+    assert req.extra["prompt_sha256"] == prompt_sha256()
+    (msg,) = req.messages
+    assert msg.role == "user"
+    kinds = [type(p).__name__ for p in msg.content]
+    assert kinds == ["TextPart", "ImagePart", "TextPart", "ImagePart", "TextPart"]
+    ref, cand = [p for p in msg.content if isinstance(p, ImagePart)]
+    assert Image.open(io.BytesIO(ref.data)).getpixel((0, 0)) == (255, 255, 255)
+    assert Image.open(io.BytesIO(cand.data)).getpixel((0, 0)) == (0, 0, 0)
+    assert "Reference screenshot" in msg.content[0].text
+    assert "Candidate screenshot" in msg.content[2].text
+    # every text part comes from the template
+    joined = "\n".join(p.text for p in msg.content if isinstance(p, TextPart))
+    assert all(line in rubric_prompt() for line in joined.splitlines())
+    assert judge.describe()["prompt_sha256"] == prompt_sha256()
+
+
+@pytest.mark.parametrize(
+    "reply, expected",
+    [
+        ('```json\n{"layout": 10, "elements": 15, "content_text": 40, "style": 15, "overall": 20}\n```', 100),
+        ('Here is my verdict:\n{"scores": {"Layout": "7/10", "Elements": 9, "Content and text": 20, "Style": {"score": 5}, '
+         '"Overall impression": 10}, "reason": "close"}', 51),
+        ("Layout: 6/10\nElements: 9/15\nContent & text: 30/40\nStyle: 12/15\nOverall: 14/20\nTotal: 71/100", 71),
+        ("**Layout** (0-10): 5\n**Elements** (0-15): 5\n**Content and text** (0-40): 5\n**Style** (0-15): 5\n"
+         "**Overall** (0-20): 5", 25),
+        ('{"layout": 0, "elements": 0, "content_text": 0, "style": 0, "overall": 0, "reason": "blank page"}', 0),
+        # a sub-score on another scale is rescaled: 5/10 of 40 = 20
+        ('{"layout": 5, "elements": 5, "content_text": "5/10", "style": 5, "overall": 5}', 40),
+    ],
+)
+def test_parses_json_and_prose(reply, expected):
+    assert parse_rubric_reply(reply).score == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    "reply, why",
+    [
+        ("I cannot compare these images.", "no five rubric scores"),
+        ("", "no five rubric scores"),
+        ('{"layout": 8, "elements": 12, "style": 11, "overall": 15}', "no five rubric scores"),
+        ('{"layout": 80, "elements": 12, "content_text": 30, "style": 11, "overall": 15}', "outside 0..10"),
+        ('{"layout": -1, "elements": 12, "content_text": 30, "style": 11, "overall": 15}', "outside 0..10"),
+    ],
+)
+def test_unreadable_reply_raises_not_zero(reply, why):
+    with pytest.raises(RubricParseError, match=why) as e:
+        parse_rubric_reply(reply)
+    assert e.value.raw == reply
+
+
+async def test_unparseable_reply_through_the_judge():
+    judge = MllmRubric(ScriptedClient("Sorry, I can't help with that."))
+    with pytest.raises(RubricParseError) as e:
+        await judge.score(_img("white"), _img("white"))
+    assert "Sorry" in e.value.raw
+
+
+async def test_acompare_with_the_judge(tesseract):
+    client = ScriptedClient('{"layout": 10, "elements": 15, "content_text": 40, "style": 15, "overall": 20}')
+    img = _img("white")
+    out = await acompare(img, img.copy(), ocr=tesseract, rubric=MllmRubric(client))
+    assert out["high_level"] == pytest.approx(100)
+    assert out["high_level_raw"].startswith("{")
+    assert out["ocr"] == 1.0 and out["low_level"] == pytest.approx((out["ocr"] + out["visual"]) / 2)
+    assert out["components"]["rubric"]["name"] == "mllm-rubric"

@@ -1,0 +1,105 @@
+"""The recorder on real pages: complete task folders, honest errors, nothing half-written."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from iwrbench.errors import RecordError
+from iwrbench.record.recipe import load_recipe
+from iwrbench.record.recorder import record
+from iwrbench.record.video import probe
+from iwrbench.tasks import load_task
+
+
+def test_smoke_tasks_are_complete(smoke_tasks):
+    for tid, d in smoke_tasks.items():
+        task = load_task(d)
+        n = len(task.action_sequence)
+        cps = sorted((d / "checkpoints").glob("step_*.png"))
+        assert len(cps) == n + 1
+        frames, dur, size = probe(d / "video.mp4")
+        assert size == task.viewport and frames > 10
+        rec = json.loads((d / "reference" / "record.json").read_text())
+        # the video lasts as long as the interaction (holds included), at a constant rate
+        assert abs(dur - task.recording_details.duration_s) < 0.3
+        assert dur >= n * 0.7 and dur < rec["seconds"] + 5
+        # assets: anonymised names, originals only in reference/
+        names = [p.name for p in (d / "assets").iterdir()]
+        assert names and all(re.fullmatch(r"asset\d{3}\.\w+", x) for x in names)
+        manifest = json.loads((d / "reference" / "assets.json").read_text())
+        assert {m["file"] for m in manifest} == set(names)
+        assert all(m["urls"] for m in manifest)
+        assert task.stitched_assets
+        task_json = (d / "task.json").read_text()
+        for m in manifest:
+            for u in m["urls"]:
+                assert u not in task_json  # no original URL leaks into what a model may see
+        # targets and checks
+        for a in task.action_sequence:
+            if a.type in ("Click", "Type", "Select", "Hover"):
+                assert a.target and a.target.tag and a.target.bbox
+            if a.logical_assertion:
+                assert a.checks, f"{tid}: asserted action {a.description!r} has no typed check"
+
+
+def _site(tmp_path: Path, body: str) -> Path:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text(f"<!doctype html><html><body>{body}</body></html>")
+    return site
+
+
+def _recipe(tmp_path: Path, actions: str, source: str = "site: ./site") -> Path:
+    p = tmp_path / "r.yaml"
+    p.write_text(f"id: t\nsource: {{{source}}}\nviewport: {{width: 640, height: 400}}\nactions:\n{actions}")
+    return p
+
+
+def test_selector_matching_nothing_names_the_step(tmp_path):
+    _site(tmp_path, "<button id=a onclick=\"this.textContent='done'\">go</button>")
+    r = load_recipe(_recipe(tmp_path, "  - {type: Click, target: '#a', description: the go button}\n"
+                                      "  - {type: Click, target: '#missing', description: nothing}\n"))
+    with pytest.raises(RecordError, match=r"step 2: selector '#missing' matches nothing"):
+        record(r, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out")]  # no temp left behind
+
+
+def test_unreachable_url(tmp_path):
+    r = load_recipe(_recipe(tmp_path, "  - {type: Press, key: a, description: a key}\n",
+                            source="url: 'http://127.0.0.1:9/nothing.html'"))
+    with pytest.raises(RecordError, match=r"cannot open http://127\.0\.0\.1:9/nothing\.html"):
+        record(r, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_page_that_never_settles_names_the_step_and_the_cause(tmp_path):
+    _site(tmp_path, """<button id=a onclick="setInterval(() => document.getElementById('c').textContent = performance.now(), 20)">start</button>
+                       <span id=c></span>""")
+    r = load_recipe(_recipe(tmp_path, "  - {type: Click, target: '#a', description: the start button}\n"))
+    with pytest.raises(RecordError, match=r"step 1: the page never settled .*span#c"):
+        record(r, tmp_path / "out", passes=1)
+
+
+def test_checks_derived_from_changes(tmp_path):
+    _site(tmp_path, """
+      <label for=q>Name</label><input id=q>
+      <button id=add onclick="const li=document.createElement('li'); li.textContent=document.getElementById('q').value; document.getElementById('l').append(li); document.getElementById('n').textContent=document.querySelectorAll('#l li').length + ' items'">Add</button>
+      <ul id=l></ul><p id=n>0 items</p>
+      <button aria-expanded=false id=t onclick="this.setAttribute('aria-expanded', this.getAttribute('aria-expanded') !== 'true')">More</button>
+      <p id=r></p><script>document.getElementById('r').textContent = 'lucky ' + Math.floor(Math.random() * 1e6)</script>""")
+    r = load_recipe(_recipe(tmp_path, """\
+  - {type: Type, target: '#q', text: Milk, description: the Name box}
+  - {type: Click, target: '#add', description: the Add button, assert: Milk is listed}
+  - {type: Click, target: '#t', description: the More button, assert: More is expanded}
+"""))
+    task = record(r, tmp_path / "out")
+    a1, a2, a3 = task.action_sequence
+    assert a1.target.role == "textbox" and a1.target.name == "Name"
+    kinds = {(c.kind, getattr(c, "text", None) or getattr(c, "value", None)) for c in a2.checks}
+    assert ("text_visible", "1 items") in kinds and ("text_absent", "0 items") in kinds
+    assert ("count", 1) in kinds
+    assert any(c.kind == "state" and c.state == "expanded" and c.value is True and c.name is None for c in a3.checks)
+    assert any(c.kind == "value_equals" and c.value == "Milk" for c in a1.checks)

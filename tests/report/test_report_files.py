@@ -1,0 +1,130 @@
+"""Leaderboard files, merging runs (and refusing to), error units, the CLI and rewrites."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from iwrbench.cli import main
+from iwrbench.errors import IwrError
+from iwrbench.records import RunSpec, TaskResult
+from iwrbench.report import load_runs, summary_text, write_reports
+
+MODELS = ["oracle", "blank", "screenshot"]  # as in conftest.report_run
+
+
+def _header_copy(run_dir: Path, dst: Path, **changes) -> Path:
+    """A run folder with the same run.json (changed as asked) and results, without pictures."""
+    dst.mkdir(parents=True)
+    spec = json.loads((run_dir / "run.json").read_text())
+    spec.update(changes)
+    (dst / "run.json").write_text(json.dumps(spec))
+    shutil.copy(run_dir / "results.jsonl", dst / "results.jsonl")
+    return dst
+
+
+def test_leaderboard_files_have_a_row_per_model(report_run):
+    folder = report_run.html.parent
+    board = report_run.summary["leaderboard"]
+    md = (folder / "leaderboard.md").read_text()
+    table = [line for line in md.splitlines() if line.startswith("| ") and not line.startswith("| #")]
+    assert [line.split("|")[2].strip() for line in table] == [r["model"] for r in board]
+    assert "offline@1" in md
+
+    rows = list(csv.DictReader(io.StringIO((folder / "leaderboard.csv").read_text())))
+    assert [r["model"] for r in rows] == [r["model"] for r in board]
+    for got, want in zip(rows, board):
+        assert float(got["final"]) == pytest.approx(want["final"])
+        assert float(got["ifs"]) == pytest.approx(want["ifs"])
+        assert int(got["tasks"]) == want["tasks"] == 2
+
+    data = json.loads((folder / "leaderboard.json").read_text())
+    assert data["protocol"] == "offline@1"
+    assert data["leaderboard"] == board
+    assert set(data["by_tag"]) == {"domain", "visual_complexity", "interaction_complexity"}
+
+    text = summary_text(report_run.summary)
+    assert all(m in text for m in MODELS) and "Final" in text
+
+
+def test_runs_merge_when_suite_and_protocol_match(report_run, tmp_path):
+    other = _header_copy(report_run.run_dir, tmp_path / "again")
+    rs = load_runs([report_run.run_dir, other])
+    labels = {r["model"] for r in rs.summary()["leaderboard"]}
+    assert labels == {f"{m} ({n})" for m in MODELS for n in ("run", "again")}
+    # the same folder twice is one run
+    assert len(load_runs([report_run.run_dir, report_run.run_dir]).summary()["leaderboard"]) == len(MODELS)
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"protocol": "iwr-bench@1"}, ["offline@1", "iwr-bench@1"]),
+    ({"suite_hash": "0123456789abcdef"}, ["different suites", "0123456789abcdef"]),
+])
+def test_runs_that_cannot_be_compared_are_refused(report_run, tmp_path, change, words):
+    other = _header_copy(report_run.run_dir, tmp_path / "other", **change)
+    with pytest.raises(IwrError) as e:
+        write_reports([report_run.run_dir, other], html=tmp_path / "merged.html")
+    msg = str(e.value)
+    assert "\n" not in msg and msg.startswith("cannot merge runs")
+    assert all(w in msg for w in words)
+    assert not (tmp_path / "merged.html").exists()
+
+
+def test_error_units_show_their_status_and_missing_pictures_do_not_break(report_run, tmp_path):
+    run = tmp_path / "errors"
+    run.mkdir()
+    spec = RunSpec.model_validate_json((report_run.run_dir / "run.json").read_text())
+    (run / "run.json").write_text(spec.model_copy(update={"models": ["broken"]}).model_dump_json())
+    lines = [
+        TaskResult(model="broken", task_id="todo-add-filter", status="generation_error", protocol="offline@1",
+                   ifs=0, vfs=0, final=0, low_level_visual=0, high_level_visual=0, steps_total=7,
+                   error="openai:x: no <html> document in the reply"),
+        TaskResult(model="broken", task_id="signup-wizard", status="judge_error", protocol="offline@1",
+                   steps_total=11, error="browser crashed", attempts=3),
+    ]
+    (run / "results.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in lines))
+    html = write_reports([run], html=None, formats=["json"])
+    assert html == run / "report.html"
+    assert (run / "leaderboard.json").is_file() and not (run / "leaderboard.md").exists()
+    board = json.loads((run / "leaderboard.json").read_text())["leaderboard"]
+    assert board == [{"model": "broken", "tasks": 1, "ifs": 0.0, "vfs": 0.0, "final": 0.0, "low_level_visual": 0.0,
+                      "high_level_visual": 0.0, "errors": {"generation_error": 1, "judge_error": 1}}]
+    gen = (run / "report_files" / "broken" / "todo-add-filter.html").read_text()
+    assert 'id="status-error"' in gen and "no &lt;html&gt; document in the reply" in gen
+    assert "No index.html was kept" in gen
+    judge = (run / "report_files" / "broken" / "signup-wizard.html").read_text()
+    assert "judge error" in judge and "after 3 attempts" in judge and "browser crashed" in judge
+    # a missing screenshot is a labelled placeholder, never an <img> that cannot load
+    for page in (gen, judge):
+        for src in __import__("re").findall(r'<img src="([^"]+)"', page):
+            assert (run / "report_files" / "broken" / src).resolve().is_file(), src
+
+
+def test_cli_report_rewrites_and_prunes(report_run, tmp_path, capsys):
+    out = tmp_path / "cli" / "board.html"
+    assert main(["report", str(report_run.run_dir), "--html", str(out), "--format", "md"]) == 0
+    assert str(out) in capsys.readouterr().out
+    assert (out.parent / "leaderboard.md").is_file() and not (out.parent / "leaderboard.csv").exists()
+    files = out.parent / "board_files"
+    stray = files / "img" / "stale.jpg"
+    stray.write_bytes(b"x")
+    before = {p for p in files.rglob("*") if p.is_file()}
+    assert main(["report", str(report_run.run_dir), "--html", str(out), "--format", "md"]) == 0
+    assert not stray.exists()
+    assert {p for p in files.rglob("*") if p.is_file()} == before - {stray}
+
+
+def test_cli_report_refuses_a_folder_it_did_not_write(report_run, tmp_path, capsys):
+    (tmp_path / "mine_files").mkdir()
+    (tmp_path / "mine_files" / "notes.txt").write_text("keep me")
+    assert main(["report", str(report_run.run_dir), "--html", str(tmp_path / "mine.html")]) != 0
+    err = capsys.readouterr().err
+    assert "was not written by iwr report" in err
+    assert (tmp_path / "mine_files" / "notes.txt").read_text() == "keep me"
+    assert main(["report", str(tmp_path / "nothing-here")]) != 0
+    assert "not a run folder" in capsys.readouterr().err
