@@ -21,8 +21,7 @@ venv: $(STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,ray,dino]'
 	@touch $@
 
 bench: setup

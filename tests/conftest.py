@@ -65,3 +65,32 @@ def copy_task(src: Path, dst: Path) -> Path:
 
 
 __all__ = ["asyncio", "copy_task"]
+
+
+BASELINES = ["oracle", "blank", "screenshot"]
+
+
+def eval_cmd(suite: Path, out: Path, *extra: str, models: list[str] = BASELINES) -> list[str]:
+    import sys
+
+    cmd = [sys.executable, "-m", "iwrbench.cli", "eval", "--tasks", str(suite), "--out", str(out), *extra]
+    for m in models:
+        cmd += ["--model", m]
+    return cmd
+
+
+@pytest.fixture(scope="session", name="eval_cmd")
+def _eval_cmd_fixture():
+    """The `iwr eval` command line (as a list) for a suite, a run folder and models."""
+    return eval_cmd
+
+
+@pytest.fixture(scope="session")
+def baseline_run(smoke_suite, tmp_path_factory) -> Path:
+    """One uninterrupted `iwr eval` of the baselines over the smoke suite, shared by tests."""
+    import subprocess
+
+    out = tmp_path_factory.mktemp("baseline") / "run"
+    r = subprocess.run(eval_cmd(smoke_suite, out, "--workers", "2"), capture_output=True, text=True, timeout=1200)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return out

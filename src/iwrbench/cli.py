@@ -177,7 +177,8 @@ def _run_eval(a: argparse.Namespace, tasks: str, models: list[str], out: Path) -
         kw["base_url"] = a.base_url
     cfg = EvalConfig(tasks=tasks, models=models, out=out, protocol=a.protocol, workers=a.workers,
                      executor=a.executor, options=_gen_options(a), model_kwargs=kw,
-                     judge_model=getattr(a, "judge_model", None),
+                     judge_model=getattr(a, "judge_model", None), judge_base_url=getattr(a, "judge_base_url", None),
+                     ocr=getattr(a, "ocr", None), visual=getattr(a, "visual", None),
                      allow_changed_config=getattr(a, "allow_changed_config", False),
                      only=getattr(a, "task", None) or None, ray_address=getattr(a, "ray_address", None))
     bar, cb = _eval_progress("evaluating")
@@ -321,6 +322,9 @@ def _add_eval_args(p: argparse.ArgumentParser, *, models_required: bool) -> None
     p.add_argument("--task", action="append", help="only this task id (repeatable)")
     p.add_argument("--base-url", help="OpenAI-compatible server URL (or OPENAI_BASE_URL)")
     p.add_argument("--judge-model", help="iwr-bench@1: the model behind the LLM grounder and multimodal judges")
+    p.add_argument("--judge-base-url", help="OpenAI-compatible server of the judge model")
+    p.add_argument("--ocr", help="override the protocol's OCR engine (tesseract, easyocr); recorded in run.json")
+    p.add_argument("--visual", help="override the protocol's visual backend (hog-colour, dinov2, ssim, ...)")
     p.add_argument("--fps", type=float, help="frames per second sent to the model (default 1)")
     p.add_argument("--max-frames", type=int, help="at most this many frames (default 64)")
     p.add_argument("--max-images", type=int, help="at most this many images in all (default 70)")

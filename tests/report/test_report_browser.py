@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from iwrbench.protocols import OFFLINE
 
@@ -124,7 +125,7 @@ def test_report_references_only_its_own_folder(report_run):
             assert not ref.startswith(("/", "file:", "http:", "https:", "//")), (p.name, ref)
             if ref.startswith(("data:", "#")):
                 continue
-            target = (p.parent / ref.split("#")[0]).resolve()
+            target = (p.parent / unquote(ref.split("#")[0])).resolve()
             assert target.is_file(), (p.name, ref)
             assert folder.resolve() in target.parents, (p.name, ref)
     # nothing in the report points back into the run folder

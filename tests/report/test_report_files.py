@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -101,22 +102,29 @@ def test_error_units_show_their_status_and_missing_pictures_do_not_break(report_
     assert "judge error" in judge and "after 3 attempts" in judge and "browser crashed" in judge
     # a missing screenshot is a labelled placeholder, never an <img> that cannot load
     for page in (gen, judge):
-        for src in __import__("re").findall(r'<img src="([^"]+)"', page):
+        for src in re.findall(r'<img src="([^"]+)"', page):
             assert (run / "report_files" / "broken" / src).resolve().is_file(), src
 
 
-def test_cli_report_rewrites_and_prunes(report_run, tmp_path, capsys):
+def test_cli_report_rewrites_in_place_and_prunes(report_run, tmp_path, capsys):
+    # start from a copy of the fixture's report: the rewrite keeps fresh pictures, drops stale files
     out = tmp_path / "cli" / "board.html"
-    assert main(["report", str(report_run.run_dir), "--html", str(out), "--format", "md"]) == 0
-    assert str(out) in capsys.readouterr().out
-    assert (out.parent / "leaderboard.md").is_file() and not (out.parent / "leaderboard.csv").exists()
+    out.parent.mkdir()
+    shutil.copy2(report_run.html, out)
+    shutil.copytree(report_run.html.parent / "report_files", out.parent / "board_files")
     files = out.parent / "board_files"
     stray = files / "img" / "stale.jpg"
     stray.write_bytes(b"x")
+    kept = files / "img" / "gt" / "todo-add-filter" / "step_0.jpg"
+    mtime = kept.stat().st_mtime_ns
     before = {p for p in files.rglob("*") if p.is_file()}
     assert main(["report", str(report_run.run_dir), "--html", str(out), "--format", "md"]) == 0
+    assert str(out) in capsys.readouterr().out
+    assert (out.parent / "leaderboard.md").is_file() and not (out.parent / "leaderboard.csv").exists()
     assert not stray.exists()
     assert {p for p in files.rglob("*") if p.is_file()} == before - {stray}
+    assert kept.stat().st_mtime_ns == mtime  # not redone
+    assert 'id="leaderboard"' in out.read_text()
 
 
 def test_cli_report_refuses_a_folder_it_did_not_write(report_run, tmp_path, capsys):
@@ -128,3 +136,13 @@ def test_cli_report_refuses_a_folder_it_did_not_write(report_run, tmp_path, caps
     assert (tmp_path / "mine_files" / "notes.txt").read_text() == "keep me"
     assert main(["report", str(tmp_path / "nothing-here")]) != 0
     assert "not a run folder" in capsys.readouterr().err
+
+
+def test_a_run_whose_suite_is_gone_still_reports_what_it_can(report_run, tmp_path):
+    other = _header_copy(report_run.run_dir, tmp_path / "moved", suite=str(tmp_path / "gone"))
+    html = write_reports([other], html=tmp_path / "r.html", formats=[])
+    assert "is not on this machine any more" in html.read_text()
+    assert not any(tmp_path.glob("leaderboard.*"))
+    page = (tmp_path / "r_files" / "oracle" / "todo-add-filter.html").read_text()
+    assert page.count('class="step-row') == 8  # the timeline comes from results.jsonl alone
+    assert "no ground truth (suite not available)" in page and "<img" not in page

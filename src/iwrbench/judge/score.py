@@ -34,7 +34,7 @@ class JudgeComponents:
     @classmethod
     def for_protocol(cls, protocol: Protocol, *, judge_model: str | None = None,
                      options: GenerationOptions | None = None, ocr: str | None = None,
-                     visual: str | None = None) -> "JudgeComponents":
+                     visual: str | None = None, judge_base_url: str | None = None) -> "JudgeComponents":
         from .. import metrics
 
         c = cls(protocol=protocol)
@@ -56,7 +56,8 @@ class JudgeComponents:
                 from ..models.registry import resolve_chat_client
 
                 try:
-                    c.chat = resolve_chat_client(judge_model, options or GenerationOptions())
+                    kw = {"base_url": judge_base_url} if judge_base_url else {}
+                    c.chat = resolve_chat_client(judge_model, options or GenerationOptions(), **kw)
                 except Exception as e:
                     c.missing.append(f"judge model {judge_model}: {e}")
             if c.chat is not None:

@@ -310,7 +310,7 @@ class ComboBackend:
             ok, why = backend.available()
             if not ok:
                 return False, f"{backend.name}: {why}"
-        return True, "+".join(b.name for b, _ in self.parts)
+        return True, f"{self.mode} of {', '.join(b.name for b, _ in self.parts)}; no model, no download"
 
     def describe(self) -> dict[str, Any]:
         return {

@@ -6,6 +6,7 @@ import datetime as dt
 from html import escape
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from .. import __version__
 from ..errors import IwrError
@@ -32,6 +33,11 @@ STATUS_TEXT = {
 
 def e(x: Any) -> str:
     return escape("" if x is None else str(x))
+
+
+def u(path: str) -> str:
+    """A relative file path as an attribute value (percent-encoded, then HTML-escaped)."""
+    return escape(quote(path, safe="/"))
 
 
 def f2(x: float | None) -> str:
@@ -114,7 +120,10 @@ def _charts(summary: dict, models: list[str], colours: dict[str, str]) -> str:
             boxes.append(f'<div class="chart-box muted small" id="chart-{tag}">{e(title)}: no task carries this tag</div>')
             continue
         data = [(v, {r["model"]: r.get("final") for r in rows}) for v, rows in groups.items()]
-        boxes.append(f'<div class="chart-box">{grouped_bars(data, models, colours, title=title, chart_id=f"chart-{tag}")}</div>')
+        details = {(v, r["model"]): f" (IFS {f2(r.get('ifs'))}, VFS {f2(r.get('vfs'))}; {r['tasks']} task(s))"
+                   for v, rows in groups.items() for r in rows}
+        boxes.append(f'<div class="chart-box">'
+                     f'{grouped_bars(data, models, colours, title=title, chart_id=f"chart-{tag}", details=details)}</div>')
     return legend + '<div class="charts">' + "".join(boxes) + "</div>"
 
 
@@ -299,9 +308,9 @@ def _timeline(unit: Unit, task: Task | None) -> str:
 
 def _figure(src: str | None, caption: str, missing: str) -> str:
     if not src:
-        return f'<figure><div class="missing">{e(missing)}</div><figcaption>{caption}</figcaption></figure>'
-    return (f'<figure><a href="{e(src)}"><img src="{e(src)}" alt="{e(caption)}" loading="lazy"></a>'
-            f"<figcaption>{caption}</figcaption></figure>")
+        return f'<figure><div class="missing">{e(missing)}</div><figcaption>{e(caption)}</figcaption></figure>'
+    return (f'<figure><a href="{u(src)}"><img src="{u(src)}" alt="{e(caption)}" loading="lazy"></a>'
+            f"<figcaption>{e(caption)}</figcaption></figure>")
 
 
 def _screens(unit: Unit, task: Task | None, store: ImageStore, rel_up: str, label_dir: str) -> str:
@@ -328,7 +337,7 @@ def _screens(unit: Unit, task: Task | None, store: ImageStore, rel_up: str, labe
         if v is not None:
             scored = f" · scored: LVS {f2(v.low_level)}, HVS {f2(v.high_level)}" if v.reached else " · unreached (scored 0)"
         gt_cap = f"ground truth {'initial' if i == 0 else f'after action {i}'}"
-        shot_cap = f"judged page ({e(shot_name)})" if shot_name else "judged page"
+        shot_cap = f"judged page ({shot_name})" if shot_name else "judged page"
         why = ("no ground truth (suite not available)" if task is None else "no ground-truth checkpoint for this step")
         no_shot = ("not executed: no screenshot" if s is not None and not s.executed
                    else "no screenshot (the replay stopped before this step)" if i > 0 else "no screenshot")
@@ -372,14 +381,14 @@ def _inputs(unit: Unit, task: Task | None, store: ImageStore, rel_up: str) -> st
     for p in task.stitched_assets[:n_comp]:
         src = store.thumb(p, f"assets/{task.id}/{p.stem}.jpg", width=440)
         if src:
-            comps.append(f'<figure><a href="{e(rel_up + src)}"><img src="{e(rel_up + src)}" alt="{e(p.name)}" loading="lazy"></a>'
+            comps.append(f'<figure><a href="{u(rel_up + src)}"><img src="{u(rel_up + src)}" alt="{e(p.name)}" loading="lazy"></a>'
                          f"<figcaption>{e(p.name)}</figcaption></figure>")
     try:
         frames = store.frames(task.video_path, fps, n, f"frames/{task.id}/{fps:g}fps-{n}")
         err = None
     except IwrError as ex:
         frames, err = [], str(ex)
-    figs = "".join(f'<figure><img src="{e(rel_up + src)}" alt="frame {k + 1}" loading="lazy">'
+    figs = "".join(f'<figure><img src="{u(rel_up + src)}" alt="frame {k + 1}" loading="lazy">'
                    f"<figcaption>frame {k + 1} · t={t:.1f}s</figcaption></figure>" for k, (src, t) in enumerate(frames))
     out = f'<p class="small muted">{e(note)}.</p>'
     if comps:

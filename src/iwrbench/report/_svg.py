@@ -14,8 +14,11 @@ def model_colours(models: list[str]) -> dict[str, str]:
 
 
 def grouped_bars(groups: list[tuple[str, dict[str, float | None]]], models: list[str], colours: dict[str, str],
-                 *, title: str, metric: str = "Final", chart_id: str = "") -> str:
-    """``groups``: (group label, {model: value 0-100 or None}) in display order."""
+                 *, title: str, metric: str = "Final", chart_id: str = "",
+                 details: dict[tuple[str, str], str] | None = None) -> str:
+    """``groups``: (group label, {model: value 0-100 or None}) in display order; ``details``
+    adds text to a bar's tooltip, keyed by (group, model)."""
+    details = details or {}
     n = max(1, len(models))
     bar = 22 if n <= 4 else 14 if n <= 8 else 9
     inner_gap, group_gap = 2, 28
@@ -44,7 +47,7 @@ def grouped_bars(groups: list[tuple[str, dict[str, float | None]]], models: list
             h = max(0.0, min(100.0, v)) * plot_h / 100
             y = top + plot_h - h
             out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar}" height="{max(h, 0.8):.1f}" fill="{colours.get(m, "#888")}">'
-                       f'<title>{escape(m)} · {escape(name)}: {metric} {v:.2f}</title></rect>')
+                       f'<title>{escape(m)} · {escape(name)}: {metric} {v:.2f}{escape(details.get((name, m), ""))}</title></rect>')
             if bar >= 14:
                 out.append(f'<text x="{x + bar / 2:.1f}" y="{y - 3:.1f}" class="val" text-anchor="middle">{v:.0f}</text>')
         label = name if len(name) <= 18 else name[:17] + "…"

@@ -30,6 +30,7 @@ pass) writes all three; a list (``--format md``) writes only those; ``[]`` none.
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 from ..errors import IwrError
 from ..models.registry import model_dir_name
@@ -114,15 +115,15 @@ def write_html(rs: RunSet, summary: dict, out: Path, files: Path) -> None:
     models = [r["model"] for r in summary["leaderboard"]]
     colours = model_colours(models)
     dirs = _label_dirs(models)
-    index_href_from_unit = f"../../{out.name}"
+    index_href_from_unit = quote(f"../../{out.name}")
 
     # units in leaderboard order, then task order: prev/next walk a model's tasks
     task_pos = {t: i for i, t in enumerate(rs.task_ids)}
     units = sorted(rs.units, key=lambda u: (models.index(u.label), task_pos.get(u.task_id, 0)))
-    hrefs = {(u.label, u.task_id): f"{files.name}/{dirs[u.label]}/{u.task_id}.html" for u in units}
+    hrefs = {(u.label, u.task_id): quote(f"{files.name}/{dirs[u.label]}/{u.task_id}.html") for u in units}
     for k, u in enumerate(units):
         def local(v) -> str | None:
-            return None if v is None else f"../{dirs[v.label]}/{v.task_id}.html"
+            return None if v is None else quote(f"../{dirs[v.label]}/{v.task_id}.html")
 
         nav = {"prev": local(units[k - 1]) if k > 0 else None,
                "next": local(units[k + 1]) if k + 1 < len(units) else None}

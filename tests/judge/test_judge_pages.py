@@ -1,0 +1,95 @@
+"""The judge on broken, unstyled, gamed and repeated pages (issue: the judge must be shown right)."""
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from iwrbench.runs.evaluate import EvalConfig, evaluate
+from iwrbench.tasks import load_task
+
+BLOCK_JS = """<script>
+document.addEventListener('click', (e) => {
+  if (e.target.closest && e.target.closest(%s)) { e.stopImmediatePropagation(); e.preventDefault(); }
+}, true);
+</script>"""
+
+
+def _site_copy(task_dir: Path, dest: Path) -> Path:
+    shutil.copytree(task_dir / "reference" / "site", dest)
+    return dest / "index.html"
+
+
+def _variants(task_dir: Path, root: Path) -> tuple[Path, Path, int, int]:
+    """replay dirs: one with asserted click k blocked, one without any stylesheet."""
+    task = load_task(task_dir)
+    k = next(i for i, a in enumerate(task.action_sequence, 1)
+             if a.type == "Click" and a.logical_assertion and a.checks and i > 1)
+    sel = task.action_sequence[k - 1].target.selector
+    broken = root / "broken"
+    html = _site_copy(task_dir, broken / task.id)
+    html.write_text(html.read_text().replace("</head>", BLOCK_JS % json.dumps(sel) + "</head>", 1))
+    plain = root / "unstyled"
+    html = _site_copy(task_dir, plain / task.id)
+    text = re.sub(r"<link[^>]*rel=[\"']?stylesheet[^>]*>", "", html.read_text(), flags=re.I)
+    text = re.sub(r"<style[^>]*>.*?</style>", "", text, flags=re.I | re.S)
+    html.write_text(text)
+    for css in (plain / task.id).rglob("*.css"):
+        css.write_text("")
+    return broken, plain, k, len(task.action_sequence)
+
+
+@pytest.fixture(scope="module")
+def judged(smoke_tasks, tmp_path_factory):
+    root = tmp_path_factory.mktemp("judge-pages")
+    tid, tdir = "todo-add-filter", smoke_tasks["todo-add-filter"]
+    suite = root / "suite"
+    shutil.copytree(tdir, suite / tid)
+    broken, plain, k, n = _variants(tdir, root)
+    cfg = EvalConfig(tasks=suite, models=["oracle", f"replay:{broken}", f"replay:{plain}", "slideshow", "screenshot"],
+                     out=root / "run")
+    summary = evaluate(cfg)
+    from iwrbench.runs.rundir import RunDir
+
+    results = {r.model: r for r in RunDir(root / "run").results().values()}
+    return summary, results, k, n, root, cfg
+
+
+def test_broken_step_k_gives_prefix_score(judged):
+    summary, results, k, n, root, _ = judged
+    r = results[f"replay:{root / 'broken'}"]
+    assert r.status == "ok"
+    assert r.ifs == pytest.approx(100 * (k - 1) / n, abs=1e-3)
+    failed = r.steps[k - 1]
+    assert failed.executed and failed.assertion.passed is False
+    assert all(not s.executed for s in r.steps[k:])
+
+
+def test_unstyled_page_keeps_ifs_loses_vfs(judged):
+    summary, results, k, n, root, _ = judged
+    oracle, plain = results["oracle"], results[f"replay:{root / 'unstyled'}"]
+    assert oracle.ifs == 100
+    assert plain.ifs == oracle.ifs
+    assert oracle.vfs - plain.vfs >= 15, (oracle.vfs, plain.vfs)
+
+
+def test_gaming_pages_score_low(judged):
+    summary, results, *_ = judged
+    assert results["slideshow"].final <= 25
+    assert results["screenshot"].ifs <= 10
+
+
+def test_judging_twice_gives_identical_numbers(judged):
+    summary, results, k, n, root, cfg = judged
+    from iwrbench.runs.rundir import RunDir
+
+    shutil.rmtree(root / "run")
+    evaluate(cfg)
+    again = {r.model: r for r in RunDir(root / "run").results().values()}
+    for m, r in results.items():
+        a = again[m]
+        assert (a.ifs, a.vfs, a.final, a.low_level_visual, a.high_level_visual) == \
+               (r.ifs, r.vfs, r.final, r.low_level_visual, r.high_level_visual), m
+        assert [s.passed for s in a.steps] == [s.passed for s in r.steps]
