@@ -169,6 +169,17 @@ def _eval_progress(label: str):
     return bar, cb
 
 
+def _limits(a: argparse.Namespace):
+    from .judge.replay import Limits
+
+    lim = Limits()
+    if getattr(a, "action_timeout", None):
+        lim.action_s = a.action_timeout
+    if getattr(a, "page_timeout", None):
+        lim.page_s = a.page_timeout
+    return lim
+
+
 def _run_eval(a: argparse.Namespace, tasks: str, models: list[str], out: Path) -> dict:
     from .runs.evaluate import EvalConfig, evaluate
 
@@ -178,7 +189,7 @@ def _run_eval(a: argparse.Namespace, tasks: str, models: list[str], out: Path) -
     cfg = EvalConfig(tasks=tasks, models=models, out=out, protocol=a.protocol, workers=a.workers,
                      executor=a.executor, options=_gen_options(a), model_kwargs=kw,
                      judge_model=getattr(a, "judge_model", None), judge_base_url=getattr(a, "judge_base_url", None),
-                     ocr=getattr(a, "ocr", None), visual=getattr(a, "visual", None),
+                     ocr=getattr(a, "ocr", None), visual=getattr(a, "visual", None), limits=_limits(a),
                      allow_changed_config=getattr(a, "allow_changed_config", False),
                      only=getattr(a, "task", None) or None, ray_address=getattr(a, "ray_address", None))
     bar, cb = _eval_progress("evaluating")
@@ -323,6 +334,8 @@ def _add_eval_args(p: argparse.ArgumentParser, *, models_required: bool) -> None
     p.add_argument("--base-url", help="OpenAI-compatible server URL (or OPENAI_BASE_URL)")
     p.add_argument("--judge-model", help="iwr-bench@1: the model behind the LLM grounder and multimodal judges")
     p.add_argument("--judge-base-url", help="OpenAI-compatible server of the judge model")
+    p.add_argument("--action-timeout", type=float, help="seconds one action may take on a judged page (default 20)")
+    p.add_argument("--page-timeout", type=float, help="seconds a whole judged page may take (default 240)")
     p.add_argument("--ocr", help="override the protocol's OCR engine (tesseract, easyocr); recorded in run.json")
     p.add_argument("--visual", help="override the protocol's visual backend (hog-colour, dinov2, ssim, ...)")
     p.add_argument("--fps", type=float, help="frames per second sent to the model (default 1)")

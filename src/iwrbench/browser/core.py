@@ -30,6 +30,8 @@ LAUNCH_ARGS = [
     "--mute-audio",
     "--hide-scrollbars",
     "--font-render-hinting=none",
+    # a page that grows its heap without bound crashes its renderer (a page_error), not the machine
+    "--js-flags=--max-old-space-size=512",
     "--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication",
     # nothing resolves but loopback: a second wall behind the request router
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",

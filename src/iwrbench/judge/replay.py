@@ -37,6 +37,7 @@ class Limits:
     settle_timeout_ms: int = 4000
     max_dialogs: int = 30
     max_popups: int = 10
+    max_navigations: int = 30
 
 
 @dataclass
@@ -50,27 +51,43 @@ class Replay:
 
 
 class _Guard:
-    """Counts and neutralises what a hostile page does outside its viewport."""
+    """Counts and neutralises what a hostile page does outside its viewport.
+
+    Dialogs are dismissed, popups and downloads cancelled, navigations counted; past a limit the
+    page is closed at once (whatever the judge was waiting for then fails fast) and the reason
+    is recorded as a ``page_error``.
+    """
 
     def __init__(self, ctx: Any, page: Any, limits: Limits):
         self.limits = limits
+        self.page = page
         self.events: dict[str, int] = {}
         self.crashed: str | None = None
         self.too_many: str | None = None
         page.on("dialog", self._dialog)
         page.on("crash", self._crash)
         page.on("download", self._download)
+        page.on("framenavigated", self._navigated)
         ctx.on("page", self._popup)
 
     def _count(self, k: str) -> int:
         self.events[k] = self.events.get(k, 0) + 1
         return self.events[k]
 
+    def _stop(self, why: str) -> None:
+        if not self.too_many:
+            self.too_many = why
+            asyncio.ensure_future(_quiet(self.page.close()))
+
     def _dialog(self, d: Any) -> None:
         n = self._count("dialogs")
-        if n > self.limits.max_dialogs and not self.too_many:
-            self.too_many = f"the page opened more than {self.limits.max_dialogs} dialogs"
+        if n > self.limits.max_dialogs:
+            self._stop(f"the page opened more than {self.limits.max_dialogs} dialogs")
         asyncio.ensure_future(_quiet(d.dismiss()))
+
+    def _navigated(self, frame: Any) -> None:
+        if frame.parent_frame is None and self._count("navigations") > self.limits.max_navigations:
+            self._stop(f"the page navigated or reloaded more than {self.limits.max_navigations} times")
 
     def _crash(self, *_: Any) -> None:
         self.crashed = "the page crashed (renderer out of memory or killed)"
@@ -81,8 +98,8 @@ class _Guard:
 
     def _popup(self, p: Any) -> None:
         n = self._count("popups")
-        if n > self.limits.max_popups and not self.too_many:
-            self.too_many = f"the page opened more than {self.limits.max_popups} windows"
+        if n > self.limits.max_popups:
+            self._stop(f"the page opened more than {self.limits.max_popups} windows")
         asyncio.ensure_future(_quiet(p.close()))
 
 
@@ -149,7 +166,9 @@ async def replay(
                 if _browser_dead(browser):
                     raise InfraError(f"the browser died: {_short(e)}") from None
                 out.page_error = f"page failed: {_short(e)}"
-            if guard.crashed and not out.page_error:
+            if guard.too_many:
+                out.page_error = guard.too_many
+            elif guard.crashed:
                 out.page_error = guard.crashed
             out.events = dict(guard.events)
             out.blocked = dict(net.blocked)
@@ -157,8 +176,12 @@ async def replay(
             try:
                 await asyncio.wait_for(ctx.close(), timeout=15)
             except Exception:
-                if _browser_dead(browser):
-                    raise InfraError("the browser died while closing a page") from None
+                pass
+        # whatever the steps recorded, a browser that died under them makes this run ours to redo
+        for _ in range(3):
+            if _browser_dead(browser):
+                raise InfraError("the browser died while judging the page")
+            await asyncio.sleep(0.05)
     # every action not reached is recorded as such (the prefix rule needs the full list)
     for i in range(len(steps) + 1, len(task.action_sequence) + 1):
         a = task.action_sequence[i - 1]
