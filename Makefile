@@ -26,6 +26,7 @@ $(STAMP): pyproject.toml
 
 bench: setup
 	$(PY) bench/judge_speed.py
+	$(PY) bench/throughput.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info
