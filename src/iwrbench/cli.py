@@ -295,7 +295,17 @@ def cmd_suite(a: argparse.Namespace) -> int:
         from .suites.stats import print_stats
 
         return print_stats(a.name)
-    raise IwrError("usage: iwr suite {build,path,list,stats}")
+    if a.suite_cmd == "table":
+        from .suites.stats import suite_table
+
+        text = suite_table(a.name)
+        if a.out:
+            Path(a.out).write_text(text)
+            print(f"wrote {a.out}")
+        else:
+            print(text)
+        return 0
+    raise IwrError("usage: iwr suite {build,path,list,stats,table}")
 
 
 def cmd_report(a: argparse.Namespace) -> int:
@@ -400,6 +410,9 @@ def build_parser() -> argparse.ArgumentParser:
     for n in ("path", "stats"):
         x = ss.add_parser(n)
         x.add_argument("name", nargs="?", default="default")
+    x = ss.add_parser("table", help="a Markdown table of the suite (task, domain, V, L, actions, assertions, source, licence)")
+    x.add_argument("name", nargs="?", default="default")
+    x.add_argument("--out")
     ss.add_parser("list")
     p.set_defaults(fn=cmd_suite)
 
