@@ -118,6 +118,11 @@ async def execute(page: Any, action: Action, handle: Any | None, viewport: tuple
                     return Outcome(False, f"click failed: {_short(e2)}")
         if kind == "Hover":
             await handle.hover(timeout=min(timeout_ms, 3000), force=True)
+            box = await handle.bounding_box()
+            if box:  # a second move at the same spot refreshes :hover after any re-render
+                cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+                await page.mouse.move(cx + 1, cy)
+                await page.mouse.move(cx, cy)
             return Outcome(True)
         if kind == "Type":
             text = p.text or ""

@@ -76,28 +76,27 @@ def diff_share(a: Path, b: Path) -> float:
 
 
 async def validate_oracle(task: Task, browser: Any, out_dir: Path) -> Validation:
-    from ..judge.score import JudgeComponents, judge_unit
+    """Replay the task on its source with the judge (offline@1, no visual metrics needed)."""
+    from ..judge.replay import replay
     from ..protocols import OFFLINE
     from .oracle import oracle_bundle
 
     v = Validation(task.id, ok=True)
-    bundle = oracle_bundle(task)
-    comps = JudgeComponents.for_protocol(OFFLINE)
-    comps.check()
-    res = await judge_unit(browser, task, bundle, out_dir, OFFLINE, comps)
-    v.result = res
-    v.ifs = res.ifs
-    if res.status != "ok":
-        v.problems.append(f"oracle replay: {res.status}: {res.error}")
-    if (res.ifs or 0) < 100:
-        bad = next((s for s in res.steps if not s.passed), None)
+    rep = await replay(browser, task, oracle_bundle(task), out_dir, OFFLINE)
+    v.result = rep
+    ifs, _ = OFFLINE.ifs(rep.steps, len(task.action_sequence))
+    v.ifs = ifs
+    if rep.page_error:
+        v.problems.append(f"oracle replay: page_error: {rep.page_error}")
+    if ifs < 100:
+        bad = next((s for s in rep.steps if not s.passed), None)
         why = ""
         if bad is not None:
             why = bad.error or ""
             if bad.assertion and bad.assertion.checks:
                 failed = [c.detail for c in bad.assertion.checks if not c.passed]
                 why = why or "; ".join(d for d in failed if d)
-        v.problems.append(f"oracle IFS {res.ifs:.1f} < 100 (step {bad.index if bad else '?'}: {why or 'failed'})")
+        v.problems.append(f"oracle IFS {ifs:.1f} < 100 (step {bad.index if bad else '?'}: {why or 'failed'})")
     for i in [0] + [k for k, a in enumerate(task.action_sequence, 1) if a.visual_evaluation_flag]:
         shot = out_dir / f"step_{i}.png"
         if not shot.is_file():

@@ -136,6 +136,8 @@
     CHANNELS.forEach(function (c, i) {
       var li = document.createElement("li");
       li.id = "channel-" + c[0].toLowerCase().replace(/\s+/g, "-");
+      li.tabIndex = 0;
+      li.setAttribute("aria-label", c[0] + " bar: " + Math.round(c[1] * 100) + "% of sessions");
       li.innerHTML = '<span class="bl">' + c[0] + '</span><span class="bb"><i style="width:' + (c[1] / 0.38 * 100).toFixed(0) + '%"></i></span><span class="bv">' + Math.round(c[1] * 100) + '%</span><span class="bn">' + int(Math.round(ses * c[1])) + ' sessions</span>';
       ul.appendChild(li);
     });

@@ -62,19 +62,27 @@
     return best.x;
   }
 
-  function render() {
-    board.innerHTML = "";
+  function buildBoard() {
     for (var r = 1; r <= N; r++) {
       for (var c = 1; c <= N; c++) {
         var b = document.createElement("button");
         b.type = "button";
         b.className = "cell";
         b.id = "cell-" + r + "-" + c;
-        var on = grid[r - 1][c - 1];
-        b.setAttribute("aria-pressed", String(on));
-        b.setAttribute("aria-label", "Row " + r + ", column " + c + (on ? ", on" : ", off"));
         (function (r, c) { b.addEventListener("click", function () { press(r, c); }); })(r, c);
         board.appendChild(b);
+      }
+    }
+  }
+
+  function render() {
+    for (var r = 1; r <= N; r++) {
+      for (var c = 1; c <= N; c++) {
+        var b = document.getElementById("cell-" + r + "-" + c);
+        var on = grid[r - 1][c - 1];
+        b.classList.remove("hint");
+        b.setAttribute("aria-pressed", String(on));
+        b.setAttribute("aria-label", "Row " + r + ", column " + c + (on ? ", on" : ", off"));
       }
     }
     $("moves").textContent = String(moves);
@@ -141,5 +149,6 @@
   document.querySelectorAll(".level").forEach(function (b) {
     b.addEventListener("click", function () { load(+b.getAttribute("data-level")); });
   });
+  buildBoard();
   load(1);
 })();
