@@ -397,7 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="leaderboard and HTML report of one or more runs")
     p.add_argument("runs", nargs="+")
     p.add_argument("--html", help="write the HTML report here (default RUN_DIR/report.html)")
-    p.add_argument("--format", action="append", choices=("md", "csv", "json"), help="also write leaderboards")
+    p.add_argument("--format", action="append", choices=("md", "csv", "json"), help="leaderboard files to write (default: md, csv and json)")
     p.set_defaults(fn=cmd_report)
 
     p = sub.add_parser("suite", help="bundled suites: build, path, list, stats")

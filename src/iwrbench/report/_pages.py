@@ -23,6 +23,7 @@ from ._tables import ERROR_STATUSES, SCORE_COLUMNS
 CODE_LIMIT = 200_000
 TAG_TITLES = {"domain": "Final by domain", "visual_complexity": "Final by visual level",
               "interaction_complexity": "Final by interaction level"}
+ERROR_TITLES = {"generation_error": "gen. err", "page_error": "page err", "judge_error": "judge err"}
 STATUS_TEXT = {
     "ok": "ok",
     "generation_error": "generation error: the model gave no usable page (scored 0)",
@@ -90,7 +91,8 @@ def _header(rs: RunSet, summary: dict) -> str:
 
 def _leaderboard(summary: dict, colours: dict[str, str], first_unit: dict[str, str]) -> str:
     head = ("<tr><th class=\"n\">#</th><th>Model</th>" + "".join(f"<th class=\"n\">{t}</th>" for t, _ in SCORE_COLUMNS)
-            + "<th class=\"n\">Tasks</th>" + "".join(f"<th class=\"n\">{e(s)}</th>" for s in ERROR_STATUSES) + "</tr>")
+            + "<th class=\"n\">Tasks</th>" + "".join(
+                f"<th class=\"n\" title=\"units with status {e(s)}\">{e(ERROR_TITLES[s])}</th>" for s in ERROR_STATUSES) + "</tr>")
     rows = []
     for i, r in enumerate(summary["leaderboard"], start=1):
         m = r["model"]
@@ -102,18 +104,27 @@ def _leaderboard(summary: dict, colours: dict[str, str], first_unit: dict[str, s
         errc = "".join(f'<td class="n{" fail" if errs.get(s) else " muted"}">{errs.get(s, 0)}</td>' for s in ERROR_STATUSES)
         rows.append(f'<tr class="model-row{" best" if i == 1 and r.get("final") is not None else ""}" data-model="{e(m)}">'
                     f'<td class="n">{i}</td><td>{name}</td>{cells}<td class="n">{r["tasks"]}</td>{errc}</tr>')
-    return (f'<table id="leaderboard" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
-            '<p class="small muted">Tasks = scored tasks (a judge error is ours, so it is listed but not scored). '
+    return (f'<div><table id="leaderboard" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+            '<p class="small muted" style="max-width:640px">Tasks = scored tasks (a judge error is ours, so it is listed but not scored). '
             'LVS = low-level visual (OCR and visual similarity), HVS = high-level visual (rubric). '
-            'Also written as leaderboard.md / .csv / .json next to this file.</p>')
+            'Errors by status: gen. = generation_error, page = page_error, judge = judge_error. '
+            'Also written as leaderboard.md / .csv / .json next to this file.</p></div>')
+
+
+def _overall_chart(summary: dict, models: list[str], colours: dict[str, str]) -> str:
+    overall = [(t, {r["model"]: r.get(k) for r in summary["leaderboard"]}) for t, k in SCORE_COLUMNS]
+    svg = grouped_bars(overall, models, colours, title="All tasks", metric="score", chart_id="chart-overall", compact=True)
+    return f'<div class="chart-box">{svg}{_legend(models, colours)}</div>'
+
+
+def _legend(models: list[str], colours: dict[str, str]) -> str:
+    return '<div class="legend">' + "".join(
+        f'<span><span class="sw" style="background:{colours[m]}"></span>{e(m)}</span>' for m in models) + "</div>"
 
 
 def _charts(summary: dict, models: list[str], colours: dict[str, str]) -> str:
-    legend = '<div class="legend">' + "".join(
-        f'<span><span class="sw" style="background:{colours[m]}"></span>{e(m)}</span>' for m in models) + "</div>"
+    legend = _legend(models, colours)
     boxes = []
-    overall = [(t, {r["model"]: r.get(k) for r in summary["leaderboard"]}) for t, k in SCORE_COLUMNS]
-    boxes.append(f'<div class="chart-box">{grouped_bars(overall, models, colours, title="All tasks", metric="score", chart_id="chart-overall")}</div>')
     for tag, title in TAG_TITLES.items():
         groups = summary["by_tag"].get(tag) or {}
         if not groups:
@@ -168,7 +179,7 @@ def index_page(rs: RunSet, summary: dict, colours: dict[str, str], hrefs: dict[t
         + "<main>"
         + (f'<div class="notes" id="notes"><b>Notes</b><ul>{notes}</ul></div>' if notes else "")
         + '<section id="leaderboard-section"><h2>Leaderboard</h2><div class="lb-wrap">'
-        + _leaderboard(summary, colours, first_unit) + "</div></section>"
+        + _leaderboard(summary, colours, first_unit) + _overall_chart(summary, models, colours) + "</div></section>"
         + f'<section id="charts"><h2>Scores by task category</h2>{_charts(summary, models, colours)}</section>'
         + f'<section id="tasks"><h2>Results by task</h2>{_matrix(rs, models, hrefs)}</section>'
         + f'<footer class="small muted">Written by iwrbench {e(__version__)} on '
@@ -368,7 +379,7 @@ def frame_plan(unit: Unit, task: Task) -> tuple[float, int, int, str]:
     n = frame_budget(GenerationOptions(fps=fps, max_frames=max_frames, max_images=max_images), composites)
     note = f"sampled at {fps:g} fps, at most {max_frames} frames, {max_images} images in all (run.json)"
     if isinstance(desc, dict) and desc.get("kind") in ("baseline", "replay"):
-        note = (f"{unit.model} is a baseline and reads no frames; shown: what a video model is sent under this "
+        note = (f"{unit.model} is a baseline: it is sent no prompt. Shown: what a video model is sent under this "
                 f"run's options ({note})")
     return fps, n, composites, note
 
@@ -447,7 +458,7 @@ def _generation_line(unit: Unit) -> str:
     if g.cost_usd is not None:
         parts.append(f"${g.cost_usd:.4f}")
     if g.images is not None:
-        parts.append(f"{g.images} image(s) sent")
+        parts.append(f"images: {g.images}")
     if g.duration_s is not None:
         parts.append(f"generated in {g.duration_s:.1f}s")
     return f'<p class="small muted">Generation: {e(" · ".join(parts))}</p>' if parts else ""

@@ -23,7 +23,7 @@ section{margin:14px 0 22px}
 h2{font-size:17px;margin:0 0 8px}
 h3{font-size:14.5px;margin:12px 0 6px}
 table{border-collapse:collapse;font-size:13px}
-th,td{border-bottom:1px solid var(--line);padding:4px 9px;text-align:left;vertical-align:top}
+th,td{border-bottom:1px solid var(--line);padding:4px 7px;text-align:left;vertical-align:top}
 th{background:var(--soft);font-weight:600;white-space:nowrap}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 table.sortable th{cursor:pointer;user-select:none}
@@ -40,10 +40,10 @@ tr.best td{background:#f0fff4}
 .chart-box{border:1px solid var(--line);border-radius:6px;padding:6px 8px;overflow-x:auto;max-width:100%}
 svg.chart{font-family:inherit;display:block}
 svg.chart .ct{font-size:12.5px;font-weight:600;fill:var(--fg)}
-svg.chart .tick,svg.chart .val{font-size:10px;fill:var(--muted)}
+svg.chart .tick,svg.chart .val{font-size:10px;fill:var(--muted)}svg.chart .val.sm{font-size:8.5px}
 svg.chart .gl{font-size:11px;fill:var(--fg)}svg.chart .na{font-size:11px;fill:var(--muted)}
 svg.chart .grid{stroke:#eaeef2;stroke-width:1}svg.chart .axis{stroke:#8c959f;stroke-width:1}
-.legend{font-size:12px;margin:4px 0 8px}.legend span{margin-right:14px;white-space:nowrap}
+.legend{font-size:12px;margin:4px 0 6px}.chart-box .legend{margin:2px 0 0 8px}.legend span{margin-right:14px;white-space:nowrap}
 .notes{background:#fff8c5;border:1px solid #d4a72c;border-radius:6px;padding:6px 12px;margin:10px 0}
 .error-box{background:#ffebe9;border:1px solid #ff8182;border-radius:6px;padding:8px 12px;margin:8px 0;white-space:pre-wrap;
 font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}

@@ -15,17 +15,17 @@ def model_colours(models: list[str]) -> dict[str, str]:
 
 def grouped_bars(groups: list[tuple[str, dict[str, float | None]]], models: list[str], colours: dict[str, str],
                  *, title: str, metric: str = "Final", chart_id: str = "",
-                 details: dict[tuple[str, str], str] | None = None) -> str:
+                 details: dict[tuple[str, str], str] | None = None, compact: bool = False) -> str:
     """``groups``: (group label, {model: value 0-100 or None}) in display order; ``details``
-    adds text to a bar's tooltip, keyed by (group, model)."""
+    adds text to a bar's tooltip, keyed by (group, model); ``compact`` draws narrower bars."""
     details = details or {}
     n = max(1, len(models))
-    bar = 22 if n <= 4 else 14 if n <= 8 else 9
-    inner_gap, group_gap = 2, 28
+    bar = (12 if n <= 4 else 8 if n <= 8 else 5) if compact else (22 if n <= 4 else 14 if n <= 8 else 9)
+    inner_gap, group_gap = (1, 16) if compact else (2, 28)
     group_w = n * bar + (n - 1) * inner_gap
     left, right, top, bottom = 40, 12, 40, 26
-    plot_h = 170
-    width = max(360, left + right + len(groups) * (group_w + group_gap))
+    plot_h = 150 if compact else 170
+    width = max(300 if compact else 360, left + right + len(groups) * (group_w + group_gap))
     height = top + plot_h + bottom
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" viewBox="0 0 {width} {height}" '
            f'width="{width}" height="{height}"' + (f' id="{escape(chart_id)}"' if chart_id else "") + '>',
@@ -48,8 +48,9 @@ def grouped_bars(groups: list[tuple[str, dict[str, float | None]]], models: list
             y = top + plot_h - h
             out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar}" height="{max(h, 0.8):.1f}" fill="{colours.get(m, "#888")}">'
                        f'<title>{escape(m)} · {escape(name)}: {metric} {v:.2f}{escape(details.get((name, m), ""))}</title></rect>')
-            if bar >= 14:
-                out.append(f'<text x="{x + bar / 2:.1f}" y="{y - 3:.1f}" class="val" text-anchor="middle">{v:.0f}</text>')
+            if bar >= 12:
+                out.append(f'<text x="{x + bar / 2:.1f}" y="{y - 3:.1f}" class="val{" sm" if compact else ""}" '
+                           f'text-anchor="middle">{v:.0f}</text>')
         label = name if len(name) <= 18 else name[:17] + "…"
         out.append(f'<text x="{x0 + group_w / 2:.1f}" y="{top + plot_h + 16}" class="gl" text-anchor="middle">'
                    f'{escape(label)}<title>{escape(name)}</title></text>')
