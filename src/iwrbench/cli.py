@@ -227,7 +227,6 @@ def cmd_eval(a: argparse.Namespace) -> int:
 
 
 def cmd_run(a: argparse.Namespace) -> int:
-    from .suites.build import ensure_built
 
     tasks = a.tasks
     if tasks is None:

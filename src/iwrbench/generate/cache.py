@@ -23,12 +23,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 from ..models.chat import ChatReply, ChatRequest, ImagePart, TextPart, Usage
+from ..fileio import atomic_write
 
 KEY_VERSION = 1
 
@@ -105,17 +105,7 @@ class ResponseCache:
             },
             "stop_reason": reply.stop_reason,
         }
-        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{key[:8]}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(entry, f, ensure_ascii=False)
-            os.replace(tmp, p)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        atomic_write(p, json.dumps(entry, ensure_ascii=False))
         return p
 
     def __contains__(self, key: str) -> bool:

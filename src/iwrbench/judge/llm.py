@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..browser.dom import CANDIDATES_JS  # noqa: F401  (the candidate list the grounder numbers)
 from ..models.chat import ChatClient, ChatRequest, ImagePart, Message, TextPart
 from ..records import Action
 

@@ -34,13 +34,12 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import ModelError
+from ..fileio import atomic_write
 from ..records import GenerationInfo, Task
 from .base import Generation, GenerationOptions, PageBundle
 from .http import ApiError, HttpChatClient, RetryPolicy
@@ -58,20 +57,6 @@ SETTING_KEYS = (
     "frame_format", "body", "price_in", "price_out", "max_tokens_param", "send_temperature",
     "image_detail", "anthropic_version", "stream", "cache", "retry_base_s", "retry_max_s", "max_retry_after_s",
 )
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 class ChatModel:
@@ -186,7 +171,7 @@ class ChatModel:
         out_dir.mkdir(parents=True, exist_ok=True)
         request = self._request(task, eff, settings)
         manifest = request_manifest(request)
-        _write_atomic(out_dir / REQUEST_MANIFEST, json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
+        atomic_write(out_dir / REQUEST_MANIFEST, json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
         key = request_key(request, self.client.cache_identity())
         labels = [p["label"] for m in manifest["messages"] for p in m["content"] if p["type"] == "image"]
         info = GenerationInfo(
@@ -222,7 +207,7 @@ class ChatModel:
                 reply = await self.client.complete(request)
             except ApiError as e:
                 info.calls = e.attempts
-                _write_atomic(out_dir / API_ERROR, f"{e}\n\n{e.body or ''}")
+                atomic_write(out_dir / API_ERROR, f"{e}\n\n{e.body or ''}")
                 return done("generation_error", f"api: {e}")
             info.calls = reply.calls
             if self.budget is not None:
@@ -235,7 +220,7 @@ class ChatModel:
         info.output_tokens = reply.usage.output_tokens
         info.cost_usd = reply.usage.cost_usd
         info.stop_reason = reply.stop_reason
-        _write_atomic(out_dir / RAW_REPLY, reply.text)
+        atomic_write(out_dir / RAW_REPLY, reply.text)
         info.raw_reply = RAW_REPLY
         try:
             page = extract_page(reply.text)
@@ -248,7 +233,7 @@ class ChatModel:
             "placeholders_rewritten": page.placeholders_rewritten,
             "truncated": page.truncated,
         }
-        _write_atomic(out_dir / PAGE, page.html)
+        atomic_write(out_dir / PAGE, page.html)
         return done("ok", page=PageBundle(root=out_dir, entry=PAGE))
 
 
