@@ -30,6 +30,20 @@ def cache_root() -> Path:
     return p
 
 
+@contextlib.contextmanager
+def _locked(target: Path) -> Iterator[None]:
+    """An exclusive lock beside ``target``: parallel builds fetch or install it once."""
+    import fcntl
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.with_name(target.name + ".lock"), "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def sha256_file(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
@@ -42,6 +56,11 @@ def fetch_npm(package: str, version: str, sha256: str | None = None) -> tuple[Pa
     """Download and unpack ``package@version`` once; returns (package folder, tarball sha256)."""
     safe = package.replace("/", "__").replace("@", "")
     dest = cache_root() / "npm" / f"{safe}-{version}"
+    with _locked(dest):
+        return _fetch_npm(package, version, sha256, dest)
+
+
+def _fetch_npm(package: str, version: str, sha256: str | None, dest: Path) -> tuple[Path, str]:
     meta = dest / ".iwr-fetch.json"
     if meta.exists():
         info = json.loads(meta.read_text())
@@ -87,6 +106,11 @@ def pypi_env(package: str, version: str, extra: list[str] | None = None) -> Path
     if extra:
         safe += "-" + hashlib.sha256(" ".join(sorted(extra)).encode()).hexdigest()[:8]
     dest = cache_root() / "pypi" / safe
+    with _locked(dest):
+        return _pypi_env(package, version, extra, dest)
+
+
+def _pypi_env(package: str, version: str, extra: list[str] | None, dest: Path) -> Path:
     py = dest / "bin" / "python"
     if (dest / ".iwr-ok").exists():
         return py
