@@ -133,6 +133,7 @@ async def replay(
     llm_grounder: LlmGrounder | None = None,
     assertion_judge: AssertionJudge | None = None,
     seed: int = 1,
+    on_shot: Callable[[int, Path], None] | None = None,
 ) -> Replay:
     limits = limits or Limits()
     shots_dir.mkdir(parents=True, exist_ok=True)
@@ -153,7 +154,7 @@ async def replay(
             try:
                 await asyncio.wait_for(
                     _run(page, task, url, shots_dir, protocol, limits, guard, tracker, steps, shots,
-                         llm_grounder, assertion_judge),
+                         llm_grounder, assertion_judge, on_shot),
                     timeout=limits.page_s,
                 )
             except asyncio.TimeoutError:
@@ -196,7 +197,8 @@ class _PageFailure(Exception):
 
 async def _run(page: Any, task: Task, url: str, shots_dir: Path, protocol: Protocol, limits: Limits, guard: _Guard,
                tracker: RequestTracker, steps: list[StepResult], shots: dict[int, Path],
-               llm_grounder: LlmGrounder | None, assertion_judge: AssertionJudge | None) -> None:
+               llm_grounder: LlmGrounder | None, assertion_judge: AssertionJudge | None,
+               on_shot: Callable[[int, Path], None] | None = None) -> None:
     vp = task.viewport
     try:
         resp = await page.goto(url, wait_until="load", timeout=limits.load_s * 1000)
@@ -227,6 +229,8 @@ async def _run(page: Any, task: Task, url: str, shots_dir: Path, protocol: Proto
                 raise _PageFailure(guard.crashed) from None
             raise _PageFailure(f"cannot take a screenshot: {_short(e)}") from None
         shots[i] = p
+        if on_shot is not None:
+            on_shot(i, p)
         return data
 
     await wait_after(True)

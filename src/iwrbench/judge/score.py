@@ -7,6 +7,9 @@ component has an availability probe; ``check()`` names every missing one before 
 
 from __future__ import annotations
 
+import asyncio
+import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,9 @@ from ..models.base import GenerationOptions
 from ..protocols import Protocol
 from ..records import Task, TaskResult, VisualScores
 from .replay import Limits, replay
+
+
+_OCR_SLOTS = threading.BoundedSemaphore(max(1, os.cpu_count() or 1))
 
 
 @dataclass
@@ -83,6 +89,12 @@ class JudgeComponents:
                 "limits": {"action_s": self.limits.action_s, "page_s": self.limits.page_s}}
 
     # ------------------------------------------------------------------ metrics
+    def read_ahead(self, path: Path) -> None:
+        """Fill the OCR cache for one image (at most one OCR per core at a time)."""
+        with _OCR_SLOTS:
+            with Image.open(path) as im:
+                self.ocr.read_text(im.convert("RGB"))
+
     async def score_pair(self, checkpoint: int, gt: Path, shot: Path | None) -> VisualScores:
         """Compare a ground-truth checkpoint with a judged screenshot (None: not reached -> 0)."""
         from ..metrics import acompare
@@ -121,8 +133,19 @@ async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Pa
 
         llm_grounder = make_llm_grounder(components.chat, shots_dir)
         assertion_judge = make_assertion_judge(components.chat, shots_dir)
+    # OCR is the slow part of the metrics: read every screenshot in the background while the
+    # browser goes on (the OCR cache then answers the comparisons below at once)
+    warm: list[asyncio.Future] = []
+
+    def prewarm(_: int, path: Path) -> None:
+        warm.append(asyncio.ensure_future(asyncio.to_thread(components.read_ahead, path)))
+
+    for cp in [0] + [i for i, a in enumerate(task.action_sequence, 1) if a.visual_evaluation_flag]:
+        if task.checkpoint(cp).is_file():
+            prewarm(cp, task.checkpoint(cp))
     rep = await replay(browser, task, bundle, shots_dir, protocol, limits=components.limits,
-                       llm_grounder=llm_grounder, assertion_judge=assertion_judge)
+                       llm_grounder=llm_grounder, assertion_judge=assertion_judge, on_shot=prewarm)
+    await asyncio.gather(*warm, return_exceptions=True)
     steps = rep.steps
     pairs = protocol.visual_pairs(task, steps)
     visuals: list[VisualScores] = []
