@@ -21,7 +21,8 @@ venv: $(STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q -e '.[test,ray,dino]'
+	@echo "installing iwrbench and its Python dependencies into $(VENV)"
+	@bash -o pipefail -c "$(PY) -m pip install -q -e '.[test,ray,dino]' 2>&1 | { grep -v 'is ignored: it is neither' || true; }"
 	@touch $@
 
 bench: setup

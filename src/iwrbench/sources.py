@@ -113,7 +113,9 @@ def pypi_env(package: str, version: str, extra: list[str] | None = None) -> Path
 def _pypi_env(package: str, version: str, extra: list[str] | None, dest: Path) -> Path:
     py = dest / "bin" / "python"
     if (dest / ".iwr-ok").exists():
-        return py
+        ok = subprocess.run([str(py), "-m", "pip", "show", "-q", package], capture_output=True).returncode == 0
+        if ok:
+            return py
     if dest.exists():
         shutil.rmtree(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
