@@ -1,0 +1,233 @@
+"""``iwr eval``: generate + judge + summarise, resumable, over (model, task) units of work.
+
+A unit is generated, judged and appended to results.jsonl as one line; a rerun on the same
+run folder skips every unit that has a line (except judge errors, which are ours and are
+retried). Browser crashes restart the browser and retry the unit; after ``retries`` attempts
+the unit is written as ``judge_error`` and is not scored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import platform
+import time
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Callable
+
+from .. import __version__
+from ..errors import ComponentMissing, InfraError, IwrError
+from ..judge.replay import Limits
+from ..judge.score import JudgeComponents, judge_unit
+from ..models.base import Generation, GenerationOptions, Model
+from ..models.registry import resolve_model
+from ..protocols import Protocol, get_protocol
+from ..records import GenerationInfo, RunSpec, Task, TaskResult
+from ..tasks import load_suite, suite_hash
+from .rundir import RunDir
+from .summary import summarize
+
+Progress = Callable[[str, dict], None]
+
+#: generation options that change how a run goes, not what a model is sent (not compared on resume)
+RUNTIME_OPTIONS = {"concurrency", "timeout_s", "retries", "max_cost_usd", "dry_run", "cache_dir"}
+
+
+@dataclass
+class EvalConfig:
+    tasks: str | Path
+    models: list[str]
+    out: str | Path
+    protocol: str = "offline@1"
+    workers: int = 1
+    executor: str = "local"
+    options: GenerationOptions = field(default_factory=GenerationOptions)
+    model_kwargs: dict[str, Any] = field(default_factory=dict)
+    judge_model: str | None = None  # iwr-bench@1: model for the LLM grounder and the MLLM judges
+    judge_base_url: str | None = None
+    limits: Limits | None = None  # time limits per action / page (default: judge.replay.Limits())
+    ocr: str | None = None  # override the protocol's OCR engine (recorded in run.json)
+    visual: str | None = None  # override the protocol's visual backend
+    allow_changed_config: bool = False
+    retries: int = 2
+    only: list[str] | None = None
+    ray_address: str | None = None
+
+
+def package_versions() -> dict[str, str]:
+    out = {"python": platform.python_version(), "iwrbench": __version__}
+    for p in ("playwright", "pydantic", "av", "numpy", "pillow", "scikit-image", "pytesseract", "rapidfuzz"):
+        try:
+            out[p] = metadata.version(p)
+        except metadata.PackageNotFoundError:
+            pass
+    return out
+
+
+def make_spec(cfg: EvalConfig, tasks: list[Task], protocol: Protocol, components: JudgeComponents,
+              models: list[Model], browser_version: str) -> RunSpec:
+    from ..generate.prompt import describe_options, prompt_sha256
+
+    return RunSpec(
+        created=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        iwrbench_version=__version__,
+        suite=str(Path(cfg.tasks).resolve()),
+        suite_hash=suite_hash(tasks),
+        task_ids=[t.id for t in tasks],
+        models=list(cfg.models),
+        protocol=protocol.id,
+        judge=components.describe(),
+        generation={"options": {k: v for k, v in describe_options(cfg.options).items() if k not in RUNTIME_OPTIONS},
+                    "prompt": {"version": cfg.options.prompt_version, "sha256": prompt_sha256(cfg.options.prompt_version)},
+                    "models": {m.name: m.describe() for m in models}},
+        browser={"version": browser_version},
+        packages=package_versions(),
+        executor=cfg.executor,
+        workers=cfg.workers,
+        runtime={k: v for k, v in describe_options(cfg.options).items() if k in RUNTIME_OPTIONS},
+    )
+
+
+def make_components(cfg: EvalConfig, protocol: Protocol) -> JudgeComponents:
+    c = JudgeComponents.for_protocol(protocol, judge_model=cfg.judge_model, options=cfg.options,
+                                     ocr=cfg.ocr, visual=cfg.visual, judge_base_url=cfg.judge_base_url)
+    if cfg.limits is not None:
+        c.limits = cfg.limits
+    return c
+
+
+async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: RunDir, protocol: Protocol,
+                   components: JudgeComponents, options: GenerationOptions, retries: int) -> TaskResult | None:
+    """Generate and judge one (model, task); None when the unit was skipped (budget)."""
+    t0 = time.monotonic()
+    page_dir = run.page_dir(model.name, task.id)
+    try:
+        gen = await model.generate(task, page_dir, options)
+    except IwrError as e:
+        gen = Generation("generation_error", None, GenerationInfo(), error=str(e))
+    if gen.status != "ok" and (gen.error or "").startswith("budget:"):
+        return None
+    if gen.status != "ok" or gen.page is None:
+        return TaskResult(model=model.name, task_id=task.id, status="generation_error", protocol=protocol.id,
+                          ifs=0.0, vfs=0.0, final=0.0, low_level_visual=0.0, high_level_visual=0.0,
+                          steps_total=len(task.action_sequence), tags=task.tags, error=gen.error,
+                          generation=gen.info, duration_s=round(time.monotonic() - t0, 2))
+    last_err = ""
+    for attempt in range(1, retries + 2):
+        browser = await browser_box.get()
+        try:
+            res = await judge_unit(browser, task, gen.page, run.shots_dir(model.name, task.id), protocol, components)
+            res.model = model.name
+            res.generation = gen.info
+            res.attempts = attempt
+            res.duration_s = round(time.monotonic() - t0, 2)
+            return res
+        except InfraError as e:
+            last_err = str(e)
+            await browser_box.restart()
+    return TaskResult(model=model.name, task_id=task.id, status="judge_error", protocol=protocol.id,
+                      steps_total=len(task.action_sequence), tags=task.tags, error=last_err,
+                      generation=gen.info, attempts=retries + 1, duration_s=round(time.monotonic() - t0, 2))
+
+
+class BrowserBox:
+    """One Playwright browser shared by the units of a worker, restarted after a crash."""
+
+    def __init__(self) -> None:
+        self._pw: Any = None
+        self._browser: Any = None
+        self._lock = asyncio.Lock()
+
+    async def get(self) -> Any:
+        async with self._lock:
+            if self._browser is None or not self._browser.is_connected():
+                from playwright.async_api import async_playwright
+
+                from ..browser.core import launch_browser
+
+                if self._pw is None:
+                    self._pw = await async_playwright().start()
+                self._browser = await launch_browser(self._pw)
+            return self._browser
+
+    async def restart(self) -> None:
+        async with self._lock:
+            if self._browser is not None:
+                try:
+                    await asyncio.wait_for(self._browser.close(), timeout=10)
+                except Exception:
+                    pass
+                self._browser = None
+
+    async def close(self) -> None:
+        await self.restart()
+        if self._pw is not None:
+            await self._pw.stop()
+            self._pw = None
+
+
+async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> dict:
+    protocol = get_protocol(cfg.protocol)
+    tasks = load_suite(cfg.tasks, only=cfg.only)
+    kwargs = dict(cfg.model_kwargs)
+    if cfg.options.max_cost_usd is not None:  # one budget for the whole run, across providers
+        from ..models.pricing import Budget
+
+        kwargs.setdefault("budget", Budget(cfg.options.max_cost_usd))
+    models = [resolve_model(m, cfg.options, **kwargs) for m in cfg.models]
+    names = [m.name for m in models]
+    if len(set(names)) != len(names):
+        raise IwrError(f"a model is named twice: {names}")
+    components = make_components(cfg, protocol)
+    components.check()  # a missing component is an error that names it, before any work
+    run = RunDir(cfg.out)
+    box = BrowserBox()
+    try:
+        browser = await box.get()
+        spec = make_spec(cfg, tasks, protocol, components, models, browser.version)
+        spec, resumed = run.start(spec, allow_changed=cfg.allow_changed_config)
+        done = run.done()
+        units = [(m, t) for m in models for t in tasks if (m.name, t.id) not in done]
+        total = len(models) * len(tasks)
+        if progress:
+            progress("start", {"total": total, "todo": len(units), "resumed": resumed, "run": str(run.path)})
+        if cfg.executor == "ray":
+            from .ray_executor import run_on_ray
+
+            await box.close()
+            await run_on_ray(cfg, units, run, protocol, progress)
+        else:
+            sem = asyncio.Semaphore(max(1, cfg.workers))
+
+            async def one(m: Model, t: Task) -> None:
+                async with sem:
+                    if progress:
+                        progress("unit_start", {"model": m.name, "task": t.id})
+                    res = await run_unit(box, m, t, run, protocol, components, cfg.options, cfg.retries)
+                    if res is not None:
+                        run.append(res)
+                    if progress:
+                        progress("unit_done", {"model": m.name, "task": t.id, "result": res})
+
+            await asyncio.gather(*(one(m, t) for m, t in units))
+    finally:
+        await box.close()
+    summary = summarize(run, protocol)
+    run.write_summary(summary)
+    return summary
+
+
+def evaluate(cfg: EvalConfig, progress: Progress | None = None) -> dict:
+    return asyncio.run(evaluate_async(cfg, progress))
+
+
+def config_digest(d: dict) -> str:
+    import json
+
+    return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+__all__ = ["EvalConfig", "evaluate", "evaluate_async", "run_unit", "BrowserBox", "ComponentMissing"]

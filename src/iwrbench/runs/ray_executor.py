@@ -1,0 +1,123 @@
+"""``--executor ray``: the same (model, task) units on a Ray cluster, one browser per worker.
+
+Workers are Ray actors; each owns one Chromium and judges units one at a time, writing pages
+and screenshots into the run folder (which must be on a filesystem every node sees) and
+returning the TaskResult. Only the driver appends to results.jsonl, so the file has one writer
+and the crash-safety rules of the local executor hold unchanged.
+
+Without ``--ray-address`` a local Ray is started with as many CPUs as workers; with one, the
+run joins that cluster (``ray start --head`` on one node, ``ray start --address=...`` on others).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from ..errors import ComponentMissing
+from ..models.base import Model
+from ..protocols import Protocol
+from ..records import Task, TaskResult
+from .rundir import RunDir
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise ComponentMissing("--executor ray needs Ray: pip install 'iwrbench[ray]'") from None
+    return ray
+
+
+class _Worker:
+    """The actor body (wrapped by ray.remote at run time so importing this module needs no Ray)."""
+
+    def __init__(self, cfg: Any):
+        from ..models.registry import resolve_model
+        from ..protocols import get_protocol
+        from .evaluate import BrowserBox, make_components
+
+        self.cfg = cfg
+        self.protocol = get_protocol(cfg.protocol)
+        self.models = {m: resolve_model(m, cfg.options, **cfg.model_kwargs) for m in cfg.models}
+        self.components = make_components(cfg, self.protocol)
+        self.components.check()
+        self.box = BrowserBox()
+        self.run = RunDir(cfg.out)
+        self.tasks: dict[str, Task] | None = None
+
+    async def unit(self, model_spec: str, task_id: str) -> str | None:
+        from ..tasks import load_suite
+        from .evaluate import run_unit
+
+        if self.tasks is None:  # the same suite path as the driver's (a shared filesystem)
+            self.tasks = {t.id: t for t in load_suite(self.cfg.tasks, only=self.cfg.only)}
+        task = self.tasks[task_id]
+        res = await run_unit(self.box, self.models[model_spec], task, self.run, self.protocol, self.components,
+                             self.cfg.options, self.cfg.retries)
+        return None if res is None else res.model_dump_json()
+
+    async def close(self) -> None:
+        await self.box.close()
+
+
+async def run_on_ray(cfg: Any, units: list[tuple[Model, Task]], run: RunDir, protocol: Protocol,
+                     progress: Any = None) -> None:
+    ray = _import_ray()
+    started = False
+    if not ray.is_initialized():
+        if cfg.ray_address:
+            ray.init(address=cfg.ray_address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=max(1, cfg.workers), include_dashboard=False, log_to_driver=False,
+                     object_store_memory=200 * 1024 ** 2, configure_logging=False)
+        started = True
+    try:
+        Worker = ray.remote(num_cpus=1, max_restarts=1, max_task_retries=0)(_Worker)
+        n = max(1, min(cfg.workers, len(units) or 1))
+        actors = [Worker.remote(cfg) for _ in range(n)]
+        spec_by_name = {m.name: spec for m, spec in zip_models(cfg)}
+        queue = list(units)
+        inflight: dict[Any, tuple[Any, Model, Task]] = {}
+
+        def submit(actor: Any) -> None:
+            if not queue:
+                return
+            m, t = queue.pop(0)
+            if progress:
+                progress("unit_start", {"model": m.name, "task": t.id})
+            ref = actor.unit.remote(spec_by_name[m.name], t.id)
+            inflight[ref] = (actor, m, t)
+
+        for a in actors:
+            submit(a)
+        while inflight:
+            done, _ = await asyncio.to_thread(ray.wait, list(inflight), num_returns=1)
+            ref = done[0]
+            actor, m, t = inflight.pop(ref)
+            try:
+                payload = await asyncio.to_thread(ray.get, ref)
+                res = None if payload is None else TaskResult.model_validate_json(payload)
+            except Exception as e:  # the worker died: ours, never the model's
+                res = TaskResult(model=m.name, task_id=t.id, status="judge_error", protocol=protocol.id,
+                                 steps_total=len(t.action_sequence), tags=t.tags,
+                                 error=f"ray worker failed: {str(e).splitlines()[0][:200]}")
+            if res is not None:
+                run.append(res)
+            if progress:
+                progress("unit_done", {"model": m.name, "task": t.id, "result": res})
+            submit(actor)
+        for a in actors:
+            try:
+                await asyncio.to_thread(ray.get, a.close.remote())
+            except Exception:
+                pass
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def zip_models(cfg: Any) -> list[tuple[Any, str]]:
+    from ..models.registry import resolve_model
+
+    return [(resolve_model(s, cfg.options, **cfg.model_kwargs), s) for s in cfg.models]

@@ -1,0 +1,139 @@
+"""The run folder: run.json, append-only results.jsonl, atomic summary.json.
+
+Crash safety: a result line is written with a single ``write`` of a complete line followed by
+``fsync``; a line cut short by a kill is ignored on reading (and the file is truncated back to
+its last complete line before appending again). Results are keyed by (model, task_id); the
+last line for a key wins, and a ``judge_error`` line never counts as finished work.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterable
+
+from pydantic import ValidationError
+
+from ..errors import IwrError
+from ..fileio import atomic_write  # noqa: F401  (re-exported for the report)
+from ..models.registry import model_dir_name
+from ..records import RunSpec, TaskResult
+
+RUN_JSON = "run.json"
+RESULTS = "results.jsonl"
+SUMMARY = "summary.json"
+
+#: run.json keys that must match for a resume to continue a run
+RESUME_KEYS = ("suite_hash", "protocol", "judge", "generation")
+
+
+class RunDir:
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+
+    # ------------------------------------------------------------------ layout
+    @property
+    def run_json(self) -> Path:
+        return self.path / RUN_JSON
+
+    @property
+    def results_file(self) -> Path:
+        return self.path / RESULTS
+
+    @property
+    def summary_file(self) -> Path:
+        return self.path / SUMMARY
+
+    def page_dir(self, model: str, task_id: str) -> Path:
+        return self.path / "pages" / model_dir_name(model) / task_id
+
+    def shots_dir(self, model: str, task_id: str) -> Path:
+        return self.path / "shots" / model_dir_name(model) / task_id
+
+    def exists(self) -> bool:
+        return self.run_json.is_file()
+
+    # ------------------------------------------------------------------ header
+    def read_spec(self) -> RunSpec:
+        try:
+            return RunSpec.model_validate(json.loads(self.run_json.read_text()))
+        except FileNotFoundError:
+            raise IwrError(f"{self.path}: not a run folder (no {RUN_JSON})") from None
+        except (json.JSONDecodeError, ValidationError) as e:
+            raise IwrError(f"{self.run_json}: unreadable run header ({str(e).splitlines()[0]})") from None
+
+    def write_spec(self, spec: RunSpec) -> None:
+        atomic_write(self.run_json, spec.model_dump_json(indent=1))
+
+    def start(self, spec: RunSpec, *, allow_changed: bool = False) -> tuple[RunSpec, bool]:
+        """Create the run, or resume it if its configuration matches. Returns (spec, resumed)."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        if not self.exists():
+            self.write_spec(spec)
+            return spec, False
+        old = self.read_spec()
+        diffs = [k for k in RESUME_KEYS if _canon(getattr(old, k)) != _canon(getattr(spec, k))]
+        if diffs and not allow_changed:
+            raise IwrError(
+                f"{self.path}: the run was made with a different {', '.join(diffs)}; "
+                "use another --out, or --allow-changed-config to continue it anyway")
+        merged = old.model_copy(update={
+            "models": list(dict.fromkeys(old.models + spec.models)),
+            "task_ids": list(dict.fromkeys(old.task_ids + spec.task_ids)),
+            **({k: getattr(spec, k) for k in diffs} if diffs else {}),
+        })
+        self.write_spec(merged)
+        return merged, True
+
+    # ------------------------------------------------------------------ results
+    def _repair_tail(self) -> None:
+        f = self.results_file
+        if not f.exists():
+            return
+        data = f.read_bytes()
+        if data and not data.endswith(b"\n"):
+            cut = data.rfind(b"\n") + 1
+            with open(f, "r+b") as fh:
+                fh.truncate(cut)
+
+    def append(self, result: TaskResult) -> None:
+        self._repair_tail()
+        line = result.model_dump_json(exclude_none=False) + "\n"
+        with open(self.results_file, "a", encoding="utf-8") as f:
+            f.write(line)
+            f.flush()
+            os.fsync(f.fileno())
+
+    def iter_results(self) -> Iterable[TaskResult]:
+        if not self.results_file.exists():
+            return
+        with open(self.results_file, encoding="utf-8") as f:
+            for line in f:
+                if not line.endswith("\n") or not line.strip():
+                    continue  # a line cut short by a crash
+                try:
+                    yield TaskResult.model_validate_json(line)
+                except ValidationError:
+                    continue
+
+    def results(self) -> dict[tuple[str, str], TaskResult]:
+        """The latest result per (model, task), preferring a finished one over a judge error."""
+        out: dict[tuple[str, str], TaskResult] = {}
+        for r in self.iter_results():
+            key = (r.model, r.task_id)
+            prev = out.get(key)
+            if prev is not None and prev.status != "judge_error" and r.status == "judge_error":
+                continue
+            out[key] = r
+        return out
+
+    def done(self) -> set[tuple[str, str]]:
+        return {k for k, r in self.results().items() if r.status != "judge_error"}
+
+    def write_summary(self, summary: dict[str, Any]) -> None:
+        atomic_write(self.summary_file, json.dumps(summary, indent=1))
+
+
+def _canon(v: Any) -> str:
+    return json.dumps(v, sort_keys=True, default=str)

@@ -1,0 +1,51 @@
+"""summary.json: the leaderboard and breakdowns by taxonomy, from results.jsonl."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from ..protocols import Protocol, leaderboard_row
+from ..records import TaskResult
+from .rundir import RunDir
+
+TAGS = ("domain", "visual_complexity", "interaction_complexity")
+
+
+def _sort_key(row: dict) -> tuple:
+    return (-(row["final"] if row["final"] is not None else -1), row["model"])
+
+
+def leaderboard(results: list[TaskResult]) -> list[dict]:
+    by_model: dict[str, list[TaskResult]] = defaultdict(list)
+    for r in results:
+        by_model[r.model].append(r)
+    return sorted((leaderboard_row(m, rs) for m, rs in by_model.items()), key=_sort_key)
+
+
+def by_tag(results: list[TaskResult]) -> dict[str, dict[str, list[dict]]]:
+    out: dict[str, dict[str, list[dict]]] = {}
+    for tag in TAGS:
+        groups: dict[str, list[TaskResult]] = defaultdict(list)
+        for r in results:
+            v = r.tags.get(tag)
+            if v:
+                groups[v].append(r)
+        if groups:
+            out[tag] = {v: leaderboard(rs) for v, rs in sorted(groups.items())}
+    return out
+
+
+def summarize(run: RunDir, protocol: Protocol, models: list[str] | None = None) -> dict[str, Any]:
+    results = list(run.results().values())
+    if models is not None:
+        results = [r for r in results if r.model in models]
+    spec = run.read_spec() if run.exists() else None
+    return {
+        "protocol": protocol.id,
+        "suite": spec.suite if spec else None,
+        "suite_hash": spec.suite_hash if spec else None,
+        "tasks": len({r.task_id for r in results}),
+        "leaderboard": leaderboard(results),
+        "by_tag": by_tag(results),
+    }
