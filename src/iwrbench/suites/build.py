@@ -141,9 +141,6 @@ def build_suite(name: str, *, jobs: int | None = None, force: bool = False, only
         if not force and entry.get("fingerprint") == fp and entry.get("ok") and (tdir / r.id / "task.json").is_file():
             report.outcomes.append(BuildOutcome(r.id, True, 0.0, reused=True))
             continue
-        if not force and entry.get("fingerprint") == fp and entry.get("ok") is False:
-            report.outcomes.append(BuildOutcome(r.id, False, 0.0, entry.get("reason", ""), reused=True))
-            continue
         todo.append((r.id, f, fp))
     if not only:  # tasks whose recipe is gone
         for d in tdir.iterdir():
