@@ -200,8 +200,8 @@ class Task(_Open):
     @classmethod
     def _id(cls, v: str) -> str:
         v = str(v)
-        if not v or "/" in v or v in (".", ".."):
-            raise ValueError(f"task id must be a plain name, got {v!r}")
+        if not v or v in (".", "..") or any(c in v for c in "/\\") or any(ord(c) < 32 or ord(c) == 127 for c in v):
+            raise ValueError(f"task id must be a plain name (no slashes or control characters), got {v!r}")
         return v
 
     # where the task's files are (set by the loader)

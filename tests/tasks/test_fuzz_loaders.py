@@ -4,7 +4,7 @@ import json
 import shutil
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from iwrbench.errors import IwrError, RecipeError, TaskError
@@ -66,6 +66,7 @@ def test_task_json_bytes(tmp_path, raw):
 @SETTINGS
 @given(lines=st.lists(st.one_of(st.binary(max_size=60).map(lambda b: b.decode("latin-1")),
                                 task_like.map(json.dumps)), min_size=1, max_size=4))
+@example(lines=['{"id": "\\u0000", "action_sequence": []}'])  # found by this test: a NUL in an id
 def test_official_jsonl(tmp_path, lines):
     root = tmp_path / "ds"
     if not root.exists():
