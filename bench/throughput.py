@@ -4,7 +4,7 @@
 
 Each configuration judges the whole suite once into a fresh run folder. Peak memory is the
 largest resident set seen (sampled every 0.2 s) of each process in the run's process tree:
-the driver, Playwright's driver, Chromium's processes, and Ray's workers.
+the driver, Playwright's driver, Chromium's processes, and Ray's workers (read from /proc).
 """
 
 from __future__ import annotations
@@ -19,21 +19,35 @@ from pathlib import Path
 
 
 def _tree_rss(pid: int) -> dict[str, int]:
-    import psutil
-
-    out: dict[str, int] = {}
-    try:
-        root = psutil.Process(pid)
-        procs = [root] + root.children(recursive=True)
-    except psutil.Error:
-        return out
-    for p in procs:
-        try:
-            name = p.name()
-            kind = "chromium" if "chrom" in name else ("ray" if "ray" in name or "raylet" in name else name)
-            out[kind] = out.get(kind, 0) + p.memory_info().rss
-        except psutil.Error:
+    """Resident memory (bytes) of a process tree, by kind, read from /proc (Linux)."""
+    procs: dict[int, tuple[int, str]] = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
             continue
+        try:
+            stat = (d / "stat").read_text()
+            name = stat[stat.index("(") + 1: stat.rindex(")")]
+            ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+            procs[int(d.name)] = (ppid, name)
+        except (OSError, ValueError):
+            continue
+    tree, todo = {pid}, [pid]
+    while todo:
+        cur = todo.pop()
+        for p, (pp, _) in procs.items():
+            if pp == cur and p not in tree:
+                tree.add(p)
+                todo.append(p)
+    out: dict[str, int] = {}
+    for p in tree:
+        try:
+            rss = next(int(line.split()[1]) * 1024 for line in Path(f"/proc/{p}/status").read_text().splitlines()
+                       if line.startswith("VmRSS:"))
+        except (OSError, StopIteration, ValueError):
+            continue
+        name = procs.get(p, (0, "?"))[1]
+        kind = "chromium" if "chrom" in name else ("ray" if "ray" in name else name)
+        out[kind] = out.get(kind, 0) + rss
     return out
 
 

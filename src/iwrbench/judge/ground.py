@@ -101,7 +101,7 @@ def _fields(d: dict) -> list[str]:
 
 
 def fuzzy_score(action: Action, d: dict, viewport: tuple[int, int]) -> float:
-    """0-100: how well a candidate matches the recorded target and the description."""
+    """How well a candidate matches the recorded target and the description (~0-118)."""
     t = action.target
     strong = []  # phrases that name the element
     if t:
@@ -141,7 +141,7 @@ def fuzzy_score(action: Action, d: dict, viewport: tuple[int, int]) -> float:
     elif action.type in ("Click", "Hover"):
         score -= 6
     score += 8 * (1 - _dist(action, d, viewport) * 2)
-    return max(0.0, min(100.0, score))
+    return max(0.0, score)  # not clamped at 100: bonuses must still rank two exact matches
 
 
 async def ground(page: Any, action: Action, viewport: tuple[int, int], *, llm: LlmGrounder | None = None,

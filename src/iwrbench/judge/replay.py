@@ -144,7 +144,9 @@ async def replay(
     with host(bundle, task.assets_dir) as (url, origins):
         out.url = url
         try:
-            ctx, net = await new_context(browser, vp, allowed_origins=origins, seed=seed)
+            extra = task.recording_details.model_extra or {}
+            ctx, net = await new_context(browser, vp, allowed_origins=origins, seed=int(extra.get("seed") or seed),
+                                         freeze_time=extra.get("freeze_time"))
         except Exception as e:
             raise InfraError(f"cannot open a browser context: {_short(e)}") from None
         try:

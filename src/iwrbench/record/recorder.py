@@ -436,7 +436,8 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
                     classification=recipe.classification,
                     recording_details=RecordingDetails(resolution=f"{vp[0]}x{vp[1]}",
                                                        environment=f"Chromium {version} headless; iwrbench {__version__}",
-                                                       fps=fps, duration_s=round(duration, 2)),
+                                                       fps=fps, duration_s=round(duration, 2),
+                                                       seed=recipe.seed, freeze_time=recipe.freeze_time),
                     action_sequence=actions)
         ref = tmp / "reference"
         if src.site_dir is not None:
