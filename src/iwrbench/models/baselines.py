@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import html
-import io
 import json
 import shutil
 import time
@@ -155,4 +154,4 @@ class ReplayModel(_Baseline):
         return Generation("ok", PageBundle(root=out_dir), GenerationInfo(duration_s=time.monotonic() - t0))
 
 
-__all__ = ["BlankModel", "OracleModel", "ScreenshotModel", "SlideshowModel", "ReplayModel", "video_frames", "io"]
+__all__ = ["BlankModel", "OracleModel", "ScreenshotModel", "SlideshowModel", "ReplayModel", "video_frames"]

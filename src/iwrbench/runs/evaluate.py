@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import hashlib
 import platform
 import time
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import __version__
-from ..errors import ComponentMissing, InfraError, IwrError
+from ..errors import InfraError, IwrError
 from ..judge.replay import Limits
 from ..judge.score import JudgeComponents, judge_unit
 from ..models.base import Generation, GenerationOptions, Model
@@ -224,10 +223,4 @@ def evaluate(cfg: EvalConfig, progress: Progress | None = None) -> dict:
     return asyncio.run(evaluate_async(cfg, progress))
 
 
-def config_digest(d: dict) -> str:
-    import json
-
-    return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:12]
-
-
-__all__ = ["EvalConfig", "evaluate", "evaluate_async", "run_unit", "BrowserBox", "ComponentMissing"]
+__all__ = ["EvalConfig", "evaluate", "evaluate_async", "run_unit", "BrowserBox"]

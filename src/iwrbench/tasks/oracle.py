@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
 from pydantic import ValidationError
 
 from ..browser.host import PageBundle
@@ -48,4 +46,4 @@ def oracle_description(task: Task) -> dict:
     return source_spec(task).model_dump(exclude_none=True)
 
 
-__all__ = ["oracle_bundle", "source_spec", "oracle_description", "Path"]
+__all__ = ["oracle_bundle", "source_spec", "oracle_description"]
