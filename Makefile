@@ -4,13 +4,24 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test setup system venv lint clean bench
+.PHONY: run test test-fast test-validity validity setup system venv lint clean bench
 
 run: setup
 	$(VENV)/bin/iwr run
 
 test: setup
-	$(PY) -m pytest -q -ra
+	$(PY) -m pytest -q -ra -m "not validity"
+
+# no browser, no system packages: the quick loop while developing
+test-fast: venv
+	$(PY) -m pytest -q -ra -m "not browser and not validity"
+
+# the judge's validity proof on the built default suite (slow: builds the suite, judges hundreds of pages)
+test-validity: setup
+	$(PY) -m pytest -q -ra -m validity
+
+validity: setup
+	$(VENV)/bin/iwr validity --out runs/validity
 
 setup: system venv
 

@@ -94,3 +94,15 @@ def baseline_run(smoke_suite, tmp_path_factory) -> Path:
     r = subprocess.run(eval_cmd(smoke_suite, out, "--workers", "2"), capture_output=True, text=True, timeout=1200)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     return out
+
+
+# --------------------------------------------------------------------------- tiers
+# `make test-fast` runs `-m "not browser and not validity"`: no Chromium, seconds. A test needs the browser
+# when it uses one of these fixtures, or when its module says so with `pytestmark = pytest.mark.browser`.
+BROWSER_FIXTURES = {"browser", "smoke_tasks", "smoke_suite", "baseline_run", "report_run", "judged", "mixed"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)

@@ -51,9 +51,9 @@ def test_unreached_pairs_score_zero():
 
 
 def test_leaderboard_row_macro_means_and_errors():
-    rs = [TaskResult(model="m", task_id="a", status="ok", protocol="offline@1", ifs=100, low_level_visual=50, high_level_visual=50),
-          TaskResult(model="m", task_id="b", status="generation_error", protocol="offline@1", ifs=0, low_level_visual=0, high_level_visual=0),
-          TaskResult(model="m", task_id="c", status="judge_error", protocol="offline@1")]
+    rs = [TaskResult(model="m", task_id="a", status="ok", protocol="offline@2", ifs=100, low_level_visual=50, high_level_visual=50),
+          TaskResult(model="m", task_id="b", status="generation_error", protocol="offline@2", ifs=0, low_level_visual=0, high_level_visual=0),
+          TaskResult(model="m", task_id="c", status="judge_error", protocol="offline@2")]
     row = leaderboard_row("m", rs)
     assert row["tasks"] == 2
     assert row["ifs"] == 50 and row["vfs"] == 25 and row["final"] == 42.5
@@ -61,7 +61,25 @@ def test_leaderboard_row_macro_means_and_errors():
 
 
 def test_protocol_names():
-    assert get_protocol("offline").id == "offline@1"
+    assert get_protocol("offline").id == "offline@2"
+    # the retired protocol still describes old runs, but cannot be run
+    assert get_protocol("offline@1").retired
+    with pytest.raises(IwrError, match="retired"):
+        get_protocol("offline@1", to_run=True)
     assert get_protocol("iwr-bench@1") is PUBLISHED
     with pytest.raises(IwrError, match="unknown protocol"):
         get_protocol("nope@9")
+
+
+def test_probe_cap_limits_ifs_and_visual_credit():
+    steps = _steps([True, True, True, True])
+    ifs, lead = OFFLINE.ifs(steps, 4, cap=1)
+    assert (ifs, lead) == (25.0, 1)
+    from iwrbench.records import Action, Task
+
+    task = Task(id="t", action_sequence=[Action(type="Click", visual_evaluation_flag=True) for _ in range(4)])
+    for s in steps:
+        s.executed = True
+    pairs = OFFLINE.visual_pairs(task, steps, cap=1)
+    # the step where the probe failed still shows what the page did; later ones are not credited
+    assert pairs == [(0, 0), (1, 1), (2, 2), (3, None), (4, None)]

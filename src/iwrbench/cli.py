@@ -1,6 +1,8 @@
 """The ``iwr`` command. Thin: parses arguments, calls the library, prints.
 
 Every user-facing failure is an ``IwrError``: one line on stderr, exit code 2, no traceback.
+Anything else that escapes a command (a bug of ours) is also one line, exit code 3; set
+``IWR_DEBUG=1`` to see its traceback.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from .errors import IwrError
 
 EXIT_USAGE = 2
 EXIT_FAILED = 1
+EXIT_INTERNAL = 3
 
 
 # --------------------------------------------------------------------------- output helpers
@@ -95,18 +98,18 @@ def cmd_record(a: argparse.Namespace) -> int:
     n_checks = sum(len(x.checks) for x in task.action_sequence)
     print(f"wrote {out}: {len(task.action_sequence)} actions, {n_checks} checks, "
           f"video {task.recording_details.duration_s:.1f}s")
-    if a.validate:
-        return _validate([out], oracle=True)
+    if a.validate:  # the oracle is served from the recipe just recorded
+        return _validate([out], oracle=True, recipes=[Path(a.recipe)])
     return 0
 
 
-def _validate(paths: list[Path], oracle: bool) -> int:
+def _validate(paths: list[Path], oracle: bool, recipes: list[Path] | None = None) -> int:
     import tempfile
 
     from .tasks.validate import validate
 
     with tempfile.TemporaryDirectory(prefix="iwr-validate-") as tmp:
-        results = validate(paths, oracle=oracle, work_dir=Path(tmp))
+        results = validate(paths, oracle=oracle, work_dir=Path(tmp), oracle_recipes=recipes)
     bad = 0
     for v in results:
         if v.ok:
@@ -132,7 +135,9 @@ def cmd_validate(a: argparse.Namespace) -> int:
         else:  # a suite folder
             kids = sorted(d for d in p.iterdir() if (d / "task.json").is_file())
             paths += kids or [p]
-    return _validate(paths, oracle=a.oracle)
+    if a.oracle_recipes and not a.oracle:
+        raise IwrError("--oracle-recipes is only used with --oracle")
+    return _validate(paths, oracle=a.oracle, recipes=[Path(x) for x in a.oracle_recipes or []] or None)
 
 
 def _gen_options(a: argparse.Namespace):
@@ -191,7 +196,8 @@ def _run_eval(a: argparse.Namespace, tasks: str, models: list[str], out: Path) -
                      judge_model=getattr(a, "judge_model", None), judge_base_url=getattr(a, "judge_base_url", None),
                      ocr=getattr(a, "ocr", None), visual=getattr(a, "visual", None), limits=_limits(a),
                      allow_changed_config=getattr(a, "allow_changed_config", False),
-                     only=getattr(a, "task", None) or None, ray_address=getattr(a, "ray_address", None))
+                     only=getattr(a, "task", None) or None, ray_address=getattr(a, "ray_address", None),
+                     oracle_recipes=[Path(x) for x in getattr(a, "oracle_recipes", None) or []] or None)
     bar, cb = _eval_progress("evaluating")
     with bar:
         summary = evaluate(cfg, cb)
@@ -316,6 +322,43 @@ def cmd_report(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_prompt(a: argparse.Namespace) -> int:
+    from .generate.export import export_request
+    from .models.base import GenerationOptions
+    from .tasks import load_suite
+
+    tasks = load_suite(a.task, only=[a.id] if a.id else None)
+    if len(tasks) != 1:
+        raise IwrError(f"{a.task}: holds {len(tasks)} tasks; name one with --id")
+    opts = GenerationOptions()
+    for k in ("fps", "max_frames", "max_images", "max_image_side", "prompt_version"):
+        v = getattr(a, k, None)
+        if v is not None:
+            setattr(opts, k, v)
+    m = export_request(tasks[0], Path(a.out), opts)
+    n = sum(1 for p in m["messages"][0]["content"] if p["type"] == "image")
+    print(f"wrote {a.out}: prompt.txt, {n} image(s) in the order a model receives them, request.json")
+    return 0
+
+
+def cmd_validity(a: argparse.Namespace) -> int:
+    from .validity.run import SETS, run_sets
+
+    sets = a.set or list(SETS)
+    unknown = [s for s in sets if s not in SETS]
+    if unknown:
+        raise IwrError(f"unknown validity set(s) {', '.join(unknown)}; known: {', '.join(SETS)}")
+    tasks = Path(a.tasks) if a.tasks else None
+    needs_suite = [s for s in sets if s != "reconstructions"]
+    if tasks is None and needs_suite:
+        tasks = _build_with_bar(a.suite, jobs=None, force=False)
+    out = Path(a.out)
+    data = run_sets(sets, tasks, out, only=a.task, progress=lambda m: print(f"  {m}", flush=True))
+    print((out / "validity.md").read_text())
+    print(f"rows and evidence: {out}")
+    return 0 if all(s["met"] for s in data["sets"].values()) else 1
+
+
 def cmd_doctor(a: argparse.Namespace) -> int:
     from .doctor import doctor
 
@@ -335,7 +378,7 @@ def cmd_schema(a: argparse.Namespace) -> int:
 def _add_eval_args(p: argparse.ArgumentParser, *, models_required: bool) -> None:
     p.add_argument("--model", action="append", required=models_required, default=None if models_required else None,
                    help="oracle | blank | screenshot | slideshow | replay:DIR | openai:NAME | anthropic:NAME (repeatable)")
-    p.add_argument("--protocol", default="offline@1", help="offline@1 (default) or iwr-bench@1")
+    p.add_argument("--protocol", default="offline@2", help="offline@2 (default) or iwr-bench@1")
     p.add_argument("--workers", type=int, default=1, help="units judged at once (default 1)")
     p.add_argument("--executor", choices=("local", "ray"), default="local")
     p.add_argument("--ray-address", default=None, help="an existing Ray cluster (default: start a local one)")
@@ -360,6 +403,12 @@ def _add_eval_args(p: argparse.ArgumentParser, *, models_required: bool) -> None
     p.add_argument("--cache-dir", help="response cache (default ~/.cache/iwrbench/responses)")
     p.add_argument("--dry-run", action="store_true", help="print calls, images and an input-token estimate; call nothing")
     p.add_argument("--allow-changed-config", action="store_true", help="resume a run although its configuration changed")
+    p.add_argument("--oracle-recipes", action="append", metavar="DIR", help=ORACLE_RECIPES_HELP)
+
+
+ORACLE_RECIPES_HELP = ("recipes for the oracle of tasks recorded elsewhere: a folder of *.yaml recipes or one "
+                       "recipe file (repeatable), looked at before the bundled suites' recipes; the oracle is "
+                       "served from the recipe whose id is the task's, never from the task folder")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -375,12 +424,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--validate", action="store_true", help="also run `iwr validate --oracle` on the result")
     p.set_defaults(fn=cmd_record)
 
-    p = sub.add_parser("validate", help="check task folders; --oracle replays them on their source")
+    p = sub.add_parser("validate", help="check task folders; --oracle replays them on their source",
+                       description="Check task folders (files inside the folder, checkpoints and composites "
+                                   "decodable, limits of iwrbench.limits). --oracle also replays each task on its "
+                                   "source site, served from its recipe: a bundled one, or one given with "
+                                   "--oracle-recipes (nothing in a task folder is executed or served).")
     p.add_argument("tasks", nargs="+")
-    p.add_argument("--oracle", action="store_true")
+    p.add_argument("--oracle", action="store_true", help="replay each task on its source (IFS 100, matching checkpoints)")
+    p.add_argument("--oracle-recipes", action="append", metavar="DIR", help=ORACLE_RECIPES_HELP)
     p.set_defaults(fn=cmd_validate)
 
-    p = sub.add_parser("eval", help="generate + judge + summarise (resumable)")
+    p = sub.add_parser("eval", help="generate + judge + summarise (resumable)",
+                       description="Generate + judge + summarise, resumable. Each (model, task) unit becomes one "
+                                   "line of results.jsonl with a status: ok, page_error (the page failed; scored), "
+                                   "generation_error (no usable page; scored 0), judge_error (ours; not scored, "
+                                   "retried on resume) or task_error (the task itself is broken: a corrupt "
+                                   "checkpoint, a file outside its folder ...; not scored, not retried). One bad "
+                                   "unit never stops the run.")
     p.add_argument("--tasks", required=True, help="a suite folder, a task folder or a data.jsonl")
     p.add_argument("--out", required=True)
     _add_eval_args(p, models_required=True)
@@ -415,6 +475,36 @@ def build_parser() -> argparse.ArgumentParser:
     ss.add_parser("list")
     p.set_defaults(fn=cmd_suite)
 
+    p = sub.add_parser("prompt", help="write what a model is sent for a task (prompt text, composites, frames)",
+                       description="Write the request a model receives for one task, as files: prompt.txt, "
+                                   "images/NNN_*.{png,jpg} in the order they are sent (composites, then frames), "
+                                   "request.json (sizes and digests).")
+    p.add_argument("task", help="a task folder (or a suite/data.jsonl with --id)")
+    p.add_argument("--id", help="the task's id inside a suite")
+    p.add_argument("--out", required=True)
+    p.add_argument("--fps", type=float)
+    p.add_argument("--max-frames", type=int)
+    p.add_argument("--max-images", type=int)
+    p.add_argument("--max-image-side", type=int)
+    p.add_argument("--prompt-version")
+    p.set_defaults(fn=cmd_prompt)
+
+    p = sub.add_parser("validity", help="show that the judge is right: independent pages, reconstructions, "
+                                        "markup changes, cheats, the oracle as a model's page",
+                       description="Run the judge's validity sets and compare its verdicts with the truth "
+                                   "established without it. Sets: oracle (the source judged as a model's page: "
+                                   "IFS 100), markup (markup changes of the source: IFS 100), cheats (pages "
+                                   "that replay the video: Final <= 15), todomvc (independent TodoMVC "
+                                   "implementations vs a spec-level probe), reconstructions (pages written from "
+                                   "the frames as a model would, labelled by eye; bundled). Exit 0 when every "
+                                   "set meets its criterion.")
+    p.add_argument("--set", action="append", help="oracle | markup | cheats | todomvc | reconstructions (repeatable; default all)")
+    p.add_argument("--suite", default="default", help="bundled suite to use (built when needed)")
+    p.add_argument("--tasks", help="a built suite folder instead of a bundled suite")
+    p.add_argument("--task", action="append", help="only this task id (repeatable)")
+    p.add_argument("--out", required=True, help="folder for validity.json, validity.md and per-page evidence")
+    p.set_defaults(fn=cmd_validity)
+
     p = sub.add_parser("doctor", help="which browser, OCR, visual backends and SDKs are usable here")
     p.set_defaults(fn=cmd_doctor)
     p = sub.add_parser("schema", help="print the JSON Schema of the records")
@@ -439,6 +529,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"iwr {a.cmd}: interrupted; rerun the same command to resume", file=sys.stderr)
         return 130
+    except Exception as e:  # noqa: BLE001 - a bug of ours: still one line for the user
+        if os.environ.get("IWR_DEBUG"):
+            raise
+        text = (str(e).strip().splitlines() or [""])[0][:300]
+        print(f"iwr {a.cmd}: internal error: {e.__class__.__name__}{': ' + text if text else ''} "
+              "(set IWR_DEBUG=1 for the traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

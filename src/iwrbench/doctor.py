@@ -28,6 +28,14 @@ def doctor() -> int:
         bad += 1
         _line(False, "browser", str(e))
     try:
+        from .browser.core import memory_cap
+
+        cap = memory_cap()
+        _line(cap.kind != "off", "browser memory cap", cap.describe())
+    except Exception as e:
+        bad += 1
+        _line(False, "browser memory cap", str(e))
+    try:
         import playwright  # noqa: F401
 
         _line(True, "playwright", "importable")

@@ -40,7 +40,8 @@ class Protocol:
     pairing: str
     #: unreached visual checkpoints score 0 instead of being left out
     unreached_counts: bool
-    #: how assertions are judged: "checks" (typed) or "mllm" (multimodal before/after judge)
+    #: how assertions are judged: "evidence" (what a person sees: texts, visual change, author checks),
+    #: "checks" (retired offline@1: typed checks of the source's DOM) or "mllm" (multimodal judge)
     assertions: str
     #: grounding may end with the LLM grounder
     llm_grounding: bool
@@ -49,6 +50,10 @@ class Protocol:
     high_level: str
     needs_models: bool
     differences: tuple[str, ...] = field(default_factory=tuple)
+    #: replay the task's probes (other input) after the main trajectory; a failed probe caps IFS
+    probes: bool = False
+    #: set when the protocol can no longer be run (its results still load and report)
+    retired: str | None = None
 
     @property
     def id(self) -> str:
@@ -56,13 +61,16 @@ class Protocol:
 
     # ------------------------------------------------------------------ per task
 
-    def visual_pairs(self, task: Task, steps: list[StepResult]) -> list[tuple[int, int | None]]:
-        """(checkpoint index, judged screenshot index or None when unreached)."""
+    def visual_pairs(self, task: Task, steps: list[StepResult], cap: int | None = None) -> list[tuple[int, int | None]]:
+        """(checkpoint index, judged screenshot index or None when unreached).
+
+        ``cap``: a failed probe showed the page does not respond to input past this step; what it shows
+        later is not credited (counted as unreached)."""
         pairs: list[tuple[int, int | None]] = [(0, 0)]
         for a_i, action in enumerate(task.action_sequence, start=1):
             if not action.visual_evaluation_flag:
                 continue
-            reached = a_i <= len(steps) and steps[a_i - 1].executed
+            reached = a_i <= len(steps) and steps[a_i - 1].executed and (cap is None or a_i <= cap + 1)
             if self.pairing == "published":
                 if reached:
                     pairs.append((a_i, a_i - 1))
@@ -73,16 +81,20 @@ class Protocol:
         return pairs
 
     @staticmethod
-    def ifs(steps: list[StepResult], n_actions: int) -> tuple[float, int]:
+    def ifs(steps: list[StepResult], n_actions: int, cap: int | None = None) -> tuple[float, int]:
+        """Leading actions passed (at most ``cap``, what the probes allow) / actions."""
         lead = 0
         for s in steps:
             if not s.passed:
                 break
             lead += 1
+        if cap is not None:
+            lead = min(lead, cap)
         return (100.0 * lead / n_actions if n_actions else 0.0), lead
 
-    def task_scores(self, steps: list[StepResult], n_actions: int, visuals: list[VisualScores]) -> dict:
-        ifs, lead = self.ifs(steps, n_actions)
+    def task_scores(self, steps: list[StepResult], n_actions: int, visuals: list[VisualScores],
+                    cap: int | None = None) -> dict:
+        ifs, lead = self.ifs(steps, n_actions, cap)
         lvs_vals = [v.low_level if v.reached and v.low_level is not None else 0.0 for v in visuals]
         hvs_vals = [v.high_level if v.reached and v.high_level is not None else 0.0 for v in visuals]
         lvs = mean(lvs_vals) if lvs_vals else 0.0
@@ -93,14 +105,25 @@ class Protocol:
 
 
 OFFLINE = Protocol(
-    name="offline", version=1,
-    description="Deterministic, no model calls: typed checks, OCR + offline visual similarity, offline rubric.",
+    name="offline", version=2,
+    description=("Deterministic, no model calls: steps judged by what a person sees (visible text that changed, "
+                 "the assertion's quoted phrases, visual change), probes with other input; OCR + offline visual "
+                 "similarity, offline rubric."),
     settle_by_condition=True, scroll_direction=True, pairing="after", unreached_counts=True,
-    assertions="checks", llm_grounding=False, ocr="tesseract", visual="default", high_level="offline-rubric",
-    needs_models=False,
+    assertions="evidence", llm_grounding=False, ocr="tesseract", visual="default", high_level="offline-rubric",
+    needs_models=False, probes=True,
     differences=(
-        "Assertions are typed checks recorded on the source site (texts, values, counts, URL, states), not a multimodal judge.",
-        "Grounding stops at the fuzzy rung (role+name, text, attributes, fuzzy match); no LLM grounder.",
+        "Assertions are judged by what a person sees, recorded on the source: phrases the assertion quotes and "
+        "texts that appeared or disappeared (visible in the viewport; absent before and present after), and a "
+        "visual change near where the recording changed; never by the source's markup (ids, classes, ARIA, "
+        "element counts, URLs), except checks a task author wrote. No multimodal judge.",
+        "A typed text must be visible afterwards; a step without an assertion must still change the screen "
+        "where the recording changed a lot.",
+        "Probes: the task is replayed again with other input (e.g. other text typed); a page that shows the "
+        "recorded states whatever the input fails them, and its IFS is capped where the probe failed.",
+        "Tasks of the official layout (no recorded evidence) are judged by their checkpoints' visual change and "
+        "the assertion's quoted text read by OCR; an asserted step with neither is refused (task_error).",
+        "Grounding stops before the LLM rung (role+name, text, attributes, position, appearance, fuzzy); no LLM grounder.",
         "Scroll honours its direction (the published judge always scrolls down).",
         "Visual pairs compare the checkpoint after action i with the page after action i (the published code pairs it with the page before).",
         "Unreached visual checkpoints score 0 (the published judge leaves them out, so a static picture scores ~30).",
@@ -110,6 +133,18 @@ OFFLINE = Protocol(
     ),
 )
 
+#: the first offline protocol (iwrbench 0.1): its typed checks read the source's DOM; results still report
+OFFLINE_V1 = Protocol(
+    name="offline", version=1,
+    description="Retired (iwrbench 0.1): typed checks of the source's DOM, OCR + offline visual similarity.",
+    settle_by_condition=True, scroll_direction=True, pairing="after", unreached_counts=True,
+    assertions="checks", llm_grounding=False, ocr="tesseract", visual="default", high_level="offline-rubric",
+    needs_models=False,
+    differences=("Assertions were typed checks of the source's DOM (role counts, ARIA states, URLs, body text); "
+                 "pages with other markup failed them. Retired for offline@2.",),
+    retired="offline@1 judged the source's markup and was retired in iwrbench 0.2; use offline@2 (the default)",
+)
+
 PUBLISHED = Protocol(
     name="iwr-bench", version=1,
     description="The published IWR-Bench protocol: LLM grounder, multimodal assertion and rubric judges, EasyOCR, DINOv2.",
@@ -117,20 +152,27 @@ PUBLISHED = Protocol(
     assertions="mllm", llm_grounding=True, ocr="easyocr", visual="dinov2", high_level="mllm",
     needs_models=True,
     differences=(
-        "Grounding tries the deterministic rungs (role+name, text, attributes, fuzzy) before the published LLM grounder.",
-        "Pages are served over HTTP on 127.0.0.1 and every other host is blocked.",
+        "Grounding tries the deterministic rungs (role+name, text, attributes, position, appearance, fuzzy) before the published LLM grounder.",
+        "Pages are served over HTTP on 127.0.0.1 and every other origin is unreachable.",
+        "A judge reply that cannot be read, or a judge API error, is a judge_error (ours: retried, not scored); "
+        "the published code counted it as a pass.",
     ),
 )
 
-PROTOCOLS = {p.id: p for p in (OFFLINE, PUBLISHED)}
+PROTOCOLS = {p.id: p for p in (OFFLINE, OFFLINE_V1, PUBLISHED)}
 ALIASES = {"offline": OFFLINE.id, "iwr-bench": PUBLISHED.id, "published": PUBLISHED.id}
 
 
-def get_protocol(name: str) -> Protocol:
+def get_protocol(name: str, *, to_run: bool = False) -> Protocol:
+    """The protocol named ``name`` (an alias or ``name@version``); ``to_run`` refuses retired ones."""
     pid = ALIASES.get(name, name)
     if pid not in PROTOCOLS:
-        raise IwrError(f"unknown protocol {name!r}; known: {', '.join(sorted(PROTOCOLS))}")
-    return PROTOCOLS[pid]
+        known = sorted(p for p, v in PROTOCOLS.items() if not v.retired)
+        raise IwrError(f"unknown protocol {name!r}; known: {', '.join(known)}")
+    p = PROTOCOLS[pid]
+    if to_run and p.retired:
+        raise IwrError(p.retired)
+    return p
 
 
 # ------------------------------------------------------------------ aggregation

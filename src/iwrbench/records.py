@@ -10,13 +10,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: version 2 (iwrbench 0.2): recorded checks split into author ``checks``, ``evidence`` and ``info``;
+#: task-level ``probes``. Version 1 task folders load: their derived checks become ``info``.
 
 ActionType = Literal["Click", "Type", "Press", "Scroll", "Hover", "Select"]
 ACTION_TYPES: tuple[str, ...] = ("Click", "Type", "Press", "Scroll", "Hover", "Select")
-Status = Literal["ok", "generation_error", "page_error", "judge_error"]
+#: task_error: the task itself is broken (corrupt checkpoint, a file outside its folder ...): not
+#: the model's failure nor ours; not scored, listed under errors, not retried
+Status = Literal["ok", "generation_error", "page_error", "judge_error", "task_error"]
 
 
 class _Open(BaseModel):
@@ -112,6 +116,41 @@ Check = Annotated[
 ]
 
 
+# --------------------------------------------------------------------------- evidence
+# What the judge requires of a step, recorded on the source but stated in terms of what a person sees
+# (see iwrbench.judge.evidence). Derived DOM facts (role counts, ARIA states, URLs) are kept as
+# ``Action.info`` and only reported; checks a recipe author wrote stay in ``Action.checks`` and decide.
+
+
+class TextEvidence(_Closed):
+    """A phrase whose visible count changes with the action (``appears``/``disappears``) or stays on
+    screen (``visible``); ``before``/``after`` are the counts seen on the source."""
+
+    kind: Literal["appears", "disappears", "visible"]
+    text: str
+    source: Literal["assertion", "derived", "echo", "ocr"] = "derived"
+    before: int | None = None
+    after: int | None = None
+
+
+class ChangeEvidence(_Closed):
+    """Where the recording changed with the action: a grid of ``cell`` px cells, packed row-major bits."""
+
+    cell: int = 16
+    rows: int
+    cols: int
+    bits: str  # base64 of numpy.packbits of the row-major boolean grid
+    share: float  # changed cells / all cells
+
+
+class Evidence(_Closed):
+    texts: list[TextEvidence] = Field(default_factory=list)
+    change: ChangeEvidence | None = None
+    #: the visual change was not the same on a second recording (with another seed): not required
+    change_unstable: bool = False
+    notes: list[str] = Field(default_factory=list)
+
+
 # --------------------------------------------------------------------------- tasks
 
 
@@ -137,7 +176,13 @@ class Action(_Open):
     checkpoint_screenshot: str | None = None
     logical_assertion: str | None = None
     target: Target | None = None
+    #: checks written by a recipe author: they decide the assertion, as written
     checks: list[Check] = Field(default_factory=list)
+    #: what the recording shows changed, in terms of what a person sees (None: not recorded; the judge
+    #: then infers it from the checkpoints, as for the official layout)
+    evidence: Evidence | None = None
+    #: derived DOM facts (counts, ARIA states, URL): reported, never scored
+    info: list[Check] = Field(default_factory=list)
 
     @field_validator("type", mode="before")
     @classmethod
@@ -154,6 +199,18 @@ class Action(_Open):
         if isinstance(v, str) and not v.strip():
             return None
         return v
+
+    @field_validator("checkpoint_screenshot")
+    @classmethod
+    def _inside_task(cls, v: str | None) -> str | None:
+        """A relative path inside the task folder: no absolute path, drive, '..' or control character."""
+        if v is None or not v.strip():
+            return None
+        parts = v.replace("\\", "/").split("/")
+        if (v.startswith(("/", "\\")) or (len(v) > 1 and v[1] == ":") or ".." in parts
+                or any(ord(c) < 32 for c in v) or len(v) > 1024):
+            raise ValueError(f"must be a relative path inside the task folder, got {v[:80]!r}")
+        return "/".join(p for p in parts if p not in ("", ".")) or None
 
     @property
     def description(self) -> str:
@@ -186,6 +243,22 @@ class RecordingDetails(_Open):
         return v
 
 
+class Probe(_Closed):
+    """A second trajectory that asks for a response to other input (e.g. other text typed).
+
+    A page that shows recorded states whatever the input passes the main trajectory but not its probes.
+    ``mirrors``: probe step j replays main step j with other input, so a probe failing at step j caps the
+    credit of the main trajectory at j - 1; otherwise a failure caps it at ``guards`` - 1.
+    """
+
+    name: str
+    kind: Literal["text", "recipe"] = "text"
+    guards: int = Field(ge=1)
+    mirrors: bool = True
+    replace: dict[str, str] = Field(default_factory=dict)
+    actions: list["Action"]
+
+
 class Task(_Open):
     id: str
     schema_version: int = SCHEMA_VERSION
@@ -193,8 +266,23 @@ class Task(_Open):
     classification: Classification = Field(default_factory=Classification)
     recording_details: RecordingDetails = Field(default_factory=RecordingDetails)
     action_sequence: list[Action]
+    probes: list[Probe] = Field(default_factory=list)
 
     _dir: Path | None = PrivateAttr(default=None)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _upgrade(cls, data: Any) -> Any:
+        # version 1: `checks` mixed derived and reviewed checks; derived DOM facts no longer decide
+        if isinstance(data, dict) and data.get("schema_version") == 1 and isinstance(data.get("action_sequence"), list):
+            data = dict(data)
+            seq = []
+            for a in data["action_sequence"]:
+                if isinstance(a, dict) and a.get("checks"):
+                    a = {**a, "info": list(a.get("checks") or []), "checks": []}
+                seq.append(a)
+            data["action_sequence"] = seq
+        return data
 
     @field_validator("id")
     @classmethod
@@ -314,6 +402,35 @@ class AssertionResult(_Closed):
     raw: str | None = None
 
 
+class EvidenceResult(_Closed):
+    """One piece of evidence judged on the page: a phrase's visible count, the visual change, the
+    typed text, or an author's check (``kind``: appears | disappears | visible | change | typed | check)."""
+
+    kind: str
+    passed: bool
+    text: str | None = None
+    source: str | None = None
+    detail: str | None = None
+    before: int | float | None = None
+    after: int | float | None = None
+    #: False: shown for information (e.g. texts that changed on a step without an assertion)
+    required: bool = True
+
+
+class ProbeResult(_Closed):
+    name: str
+    guards: int
+    mirrors: bool = True
+    steps_total: int = 0
+    steps_passed: int = 0
+    passed: bool = False
+    #: the credit of the main trajectory this probe allows (leading actions); None = no cap
+    cap: int | None = None
+    skipped: str | None = None
+    steps: list["StepResult"] = Field(default_factory=list)
+    error: str | None = None
+
+
 class VisualScores(_Closed):
     """Scores for one (ground truth, judged) screenshot pair, each 0-100 or None."""
 
@@ -338,6 +455,8 @@ class StepResult(_Closed):
     grounding: Grounding | None = None
     assertion: AssertionResult | None = None
     info_checks: list[CheckResult] = Field(default_factory=list)
+    #: what decided the step beyond execution (offline protocols): every item must pass
+    evidence: list[EvidenceResult] = Field(default_factory=list)
     visual: VisualScores | None = None
     screenshot: str | None = None
     settle: dict[str, Any] = Field(default_factory=dict)
@@ -374,6 +493,12 @@ class TaskResult(_Closed):
     error: str | None = None
     blocked_requests: int = 0
     blocked_hosts: list[str] = Field(default_factory=list)
+    #: what the page did besides the actions: dialogs, popups, downloads, navigations, left_origin
+    #: (times the judge found it off its own origin) — counted, contained
+    page_events: dict[str, int] = Field(default_factory=dict)
+    #: leading actions passed by the main trajectory before probes capped it (None: no probes ran)
+    steps_passed_main: int | None = None
+    probes: list[ProbeResult] = Field(default_factory=list)
     generation: GenerationInfo | None = None
     attempts: int = 1
     duration_s: float = 0.0

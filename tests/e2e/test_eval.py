@@ -19,7 +19,7 @@ def run_dir(baseline_run) -> Path:
 
 def test_baselines_bound_the_scores(run_dir):
     summary = json.loads((run_dir / "summary.json").read_text())
-    assert summary["protocol"] == "offline@1"
+    assert summary["protocol"] == "offline@2"
     rows = {r["model"]: r for r in summary["leaderboard"]}
     assert set(rows) == {"oracle", "blank", "screenshot"}
     for r in rows.values():
@@ -45,7 +45,7 @@ def test_run_folder_contract(run_dir):
         assert (run_dir / "pages" / r["model"] / r["task_id"] / "index.html").is_file()
         assert (run_dir / "shots" / r["model"] / r["task_id"] / "step_0.png").is_file()
     spec = json.loads((run_dir / "run.json").read_text())
-    assert spec["protocol"] == "offline@1" and spec["suite_hash"] and spec["browser"]["version"]
+    assert spec["protocol"] == "offline@2" and spec["suite_hash"] and spec["browser"]["version"]
     assert spec["generation"]["prompt"]["sha256"]
 
 

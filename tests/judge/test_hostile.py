@@ -18,6 +18,8 @@ from iwrbench.record.recorder import record
 from iwrbench.runs.evaluate import EvalConfig, evaluate
 from iwrbench.runs.rundir import RunDir
 
+pytestmark = pytest.mark.browser
+
 SITE = """<!doctype html><html><body><h1>Counter</h1><p id=c>0 clicks</p>
 <button id=go onclick="document.getElementById('c').textContent = (parseInt(document.getElementById('c').textContent) + 1) + ' clicks'">Add one</button>
 <input id=name placeholder="Your name"></body></html>"""
@@ -163,7 +165,9 @@ def test_browser_crash_is_retried_as_ours(counter_task, tmp_path):
                     pass
 
         k = asyncio.ensure_future(killer())
-        res = await run_unit(box, OracleModel(), task, run, OFFLINE, comps, GenerationOptions(), retries=2)
+        # the task was recorded from a recipe of this test (not a bundled one): pass it explicitly
+        oracle = OracleModel(recipes=counter_task.parent / "counter.yaml")
+        res = await run_unit(box, oracle, task, run, OFFLINE, comps, GenerationOptions(), retries=2)
         k.cancel()
         await box.close()
         return res, killed

@@ -26,7 +26,7 @@ def _variants(task_dir: Path, root: Path) -> tuple[Path, Path, int, int]:
     """replay dirs: one with asserted click k blocked, one without any stylesheet."""
     task = load_task(task_dir)
     k = next(i for i, a in enumerate(task.action_sequence, 1)
-             if a.type == "Click" and a.logical_assertion and a.checks and i > 1)
+             if a.type == "Click" and a.logical_assertion and a.evidence and a.evidence.texts and i > 1)
     sel = task.action_sequence[k - 1].target.selector
     broken = root / "broken"
     html = _site_copy(task_dir, broken / task.id)

@@ -366,7 +366,7 @@ async def test_generation_info_is_recorded_as_json(server, task, tmp_path):
 
     opts = options(tmp_path)
     gen = await model_for(server, opts).generate(task, tmp_path / "out", opts)
-    r = TaskResult(model="m", task_id=task.id, status="ok", protocol="offline@1", generation=gen.info)
+    r = TaskResult(model="m", task_id=task.id, status="ok", protocol="offline@2", generation=gen.info)
     back = json.loads(r.model_dump_json())["generation"]
     assert back["prompt_version"] == "iwr-v1" and back["frames"] == 10 and back["composites"] == 1
     assert back["extraction"]["source"] == "fenced_html" and back["raw_reply"] == "raw_reply.txt"

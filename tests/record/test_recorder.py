@@ -8,9 +8,12 @@ import pytest
 
 from iwrbench.errors import RecordError
 from iwrbench.record.recipe import load_recipe
+from iwrbench.judge.evidence import decisive
 from iwrbench.record.recorder import record
 from iwrbench.record.video import probe
 from iwrbench.tasks import load_task
+
+pytestmark = pytest.mark.browser
 
 
 def test_smoke_tasks_are_complete(smoke_tasks):
@@ -41,7 +44,7 @@ def test_smoke_tasks_are_complete(smoke_tasks):
             if a.type in ("Click", "Type", "Select", "Hover"):
                 assert a.target and a.target.tag and a.target.bbox
             if a.logical_assertion:
-                assert a.checks, f"{tid}: asserted action {a.description!r} has no typed check"
+                assert decisive(a, a.evidence), f"{tid}: asserted action {a.description!r} has no evidence"
 
 
 def _site(tmp_path: Path, body: str) -> Path:
@@ -83,23 +86,42 @@ def test_page_that_never_settles_names_the_step_and_the_cause(tmp_path):
         record(r, tmp_path / "out", passes=1)
 
 
-def test_checks_derived_from_changes(tmp_path):
+def test_evidence_derived_from_what_a_person_sees(tmp_path):
     _site(tmp_path, """
       <label for=q>Name</label><input id=q>
       <button id=add onclick="const li=document.createElement('li'); li.textContent=document.getElementById('q').value; document.getElementById('l').append(li); document.getElementById('n').textContent=document.querySelectorAll('#l li').length + ' items'">Add</button>
       <ul id=l></ul><p id=n>0 items</p>
       <button aria-expanded=false id=t onclick="this.setAttribute('aria-expanded', this.getAttribute('aria-expanded') !== 'true')">More</button>
-      <p id=r></p><script>document.getElementById('r').textContent = 'lucky ' + Math.floor(Math.random() * 1e6)</script>""")
+      <p id=r></p><script>document.getElementById('r').textContent = 'lucky ' + Math.floor(Math.random() * 1e6)</script>
+      <button id=s onclick="document.getElementById('r').textContent = 'drawn ' + Math.floor(Math.random() * 1e6)">Draw</button>""")
     r = load_recipe(_recipe(tmp_path, """\
   - {type: Type, target: '#q', text: Milk, description: the Name box}
-  - {type: Click, target: '#add', description: the Add button, assert: Milk is listed}
-  - {type: Click, target: '#t', description: the More button, assert: More is expanded}
+  - {type: Click, target: '#add', description: the Add button, assert: "'Milk' is listed"}
+  - {type: Click, target: '#t', description: the More button, assert: More is expanded, checks: [{kind: state, state: expanded, value: true}]}
+  - {type: Click, target: '#s', description: the Draw button}
 """))
     task = record(r, tmp_path / "out")
-    a1, a2, a3 = task.action_sequence
+    a1, a2, a3, a4 = task.action_sequence
     assert a1.target.role == "textbox" and a1.target.name == "Name"
-    kinds = {(c.kind, getattr(c, "text", None) or getattr(c, "value", None)) for c in a2.checks}
-    assert ("text_visible", "1 items") in kinds and ("text_absent", "0 items") in kinds
-    assert ("count", 1) in kinds
-    assert any(c.kind == "state" and c.state == "expanded" and c.value is True and c.name is None for c in a3.checks)
-    assert any(c.kind == "value_equals" and c.value == "Milk" for c in a1.checks)
+    texts = {(t.kind, t.text, t.source) for t in a2.evidence.texts}
+    assert ("appears", "Milk", "assertion") in texts and ("appears", "1 items", "derived") in texts
+    assert ("disappears", "0 items", "derived") in texts
+    # DOM facts are information, never evidence; an author's check is kept as written
+    assert any(c.kind == "count" and c.value == 1 for c in a2.info) and not a2.checks
+    assert any(c.kind == "value_equals" and c.value == "Milk" for c in a1.info)
+    assert [c.kind for c in a3.checks] == ["state"]
+    # a text that depends on chance (the seed) is not evidence: pass 2 drew another number
+    assert not any("drawn" in t.text for t in a4.evidence.texts)
+    assert any("drawn" in n for n in a4.evidence.notes)
+    # the automatic probe types other text and asks for its echo
+    assert task.probes and task.probes[0].replace["Milk"] != "Milk"
+    echo = task.probes[0].replace["Milk"]
+    assert any(t.text == echo and t.source == "echo" for a in task.probes[0].actions for t in (a.evidence.texts if a.evidence else []))
+    assert (tmp_path / "out" / "targets" / "step_2.png").is_file()
+
+
+def test_asserted_step_without_evidence_is_refused(tmp_path):
+    _site(tmp_path, "<button id=b onclick=\"this.dataset.n = 1\">Nothing visible</button>")
+    r = load_recipe(_recipe(tmp_path, "  - {type: Click, target: '#b', description: the button, assert: It is recorded}\n"))
+    with pytest.raises(RecordError, match=r"step 1: the assertion .* has no evidence"):
+        record(r, tmp_path / "out", passes=1)

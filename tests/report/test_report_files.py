@@ -35,7 +35,7 @@ def test_leaderboard_files_have_a_row_per_model(report_run):
     md = (folder / "leaderboard.md").read_text()
     table = [line for line in md.splitlines() if line.startswith("| ") and not line.startswith("| #")]
     assert [line.split("|")[2].strip() for line in table] == [r["model"] for r in board]
-    assert "offline@1" in md
+    assert "offline@2" in md
 
     rows = list(csv.DictReader(io.StringIO((folder / "leaderboard.csv").read_text())))
     assert [r["model"] for r in rows] == [r["model"] for r in board]
@@ -45,7 +45,7 @@ def test_leaderboard_files_have_a_row_per_model(report_run):
         assert int(got["tasks"]) == want["tasks"] == 2
 
     data = json.loads((folder / "leaderboard.json").read_text())
-    assert data["protocol"] == "offline@1"
+    assert data["protocol"] == "offline@2"
     assert data["leaderboard"] == board
     assert set(data["by_tag"]) == {"domain", "visual_complexity", "interaction_complexity"}
 
@@ -63,7 +63,7 @@ def test_runs_merge_when_suite_and_protocol_match(report_run, tmp_path):
 
 
 @pytest.mark.parametrize("change, words", [
-    ({"protocol": "iwr-bench@1"}, ["offline@1", "iwr-bench@1"]),
+    ({"protocol": "iwr-bench@1"}, ["offline@2", "iwr-bench@1"]),
     ({"suite_hash": "0123456789abcdef"}, ["different suites", "0123456789abcdef"]),
 ])
 def test_runs_that_cannot_be_compared_are_refused(report_run, tmp_path, change, words):
@@ -82,10 +82,10 @@ def test_error_units_show_their_status_and_missing_pictures_do_not_break(report_
     spec = RunSpec.model_validate_json((report_run.run_dir / "run.json").read_text())
     (run / "run.json").write_text(spec.model_copy(update={"models": ["broken"]}).model_dump_json())
     lines = [
-        TaskResult(model="broken", task_id="todo-add-filter", status="generation_error", protocol="offline@1",
+        TaskResult(model="broken", task_id="todo-add-filter", status="generation_error", protocol="offline@2",
                    ifs=0, vfs=0, final=0, low_level_visual=0, high_level_visual=0, steps_total=7,
                    error="openai:x: no <html> document in the reply"),
-        TaskResult(model="broken", task_id="signup-wizard", status="judge_error", protocol="offline@1",
+        TaskResult(model="broken", task_id="signup-wizard", status="judge_error", protocol="offline@2",
                    steps_total=11, error="browser crashed", attempts=3),
     ]
     (run / "results.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in lines))

@@ -99,40 +99,6 @@ const clickable = (e) => {
 #: describe one element (argument: the element)
 DESCRIBE_JS = "(el) => {" + _LIB + " return describe(el); }"
 
-#: interactive/text candidates on the page; returns [elements, descriptions]
-CANDIDATES_JS = (
-    "() => {"
-    + _LIB
-    + r"""
-  const els = [], out = [];
-  const seen = new Set();
-  const all = document.querySelectorAll('body *');
-  for (const e of all) {
-    if (els.length >= 3000) break;
-    const tag = e.tagName.toLowerCase();
-    if (['script','style','noscript','template','head','meta','link','br','svg','path'].includes(tag)) continue;
-    const isClick = clickable(e);
-    let ownText = '';
-    for (const n of e.childNodes) if (n.nodeType === 3) ownText += n.textContent;
-    ownText = norm(ownText);
-    if (!isClick && !ownText && !(tag === 'img' && e.getAttribute('alt'))) continue;
-    if (!isClick) {  // text inside a clickable element: the element itself is the candidate
-      let p = e.parentElement, k = 0, inside = false;
-      while (p && k < 6 && p !== document.body) { if (clickable(p)) { inside = true; break; } p = p.parentElement; k++; }
-      if (inside) continue;
-    }
-    if (!visible(e)) continue;
-    if (seen.has(e)) continue;
-    seen.add(e);
-    const d = describe(e);
-    d.clickable = isClick;
-    d.own_text = ownText.slice(0, 200);
-    els.push(e); out.push(d);
-  }
-  return [els, out];
-}"""
-)
-
 #: a snapshot of what a person can see and what the checks read
 STATE_JS = (
     "() => {"
@@ -206,3 +172,183 @@ ELEMENT_STATE_JS = r"""(e) => {
   }
   return s;
 }"""
+
+
+# --------------------------------------------------------------------------- grounding (judge/ground.py)
+# Extra helpers for the grounding snippets below (prepended after _LIB).
+_GROUND_LIB = r"""
+const subLabels = (e) => {  // names given by descendants: <svg aria-label>, <img alt>, <svg><title>
+  const parts = [];
+  for (const x of e.querySelectorAll('[aria-label], [title], img[alt], svg title')) {
+    if (parts.length >= 4) break;
+    const v = x.tagName.toLowerCase() === 'title' ? x.textContent
+      : (x.getAttribute('aria-label') || x.getAttribute('alt') || x.getAttribute('title'));
+    if (v && norm(v)) parts.push(norm(v));
+  }
+  return parts.join(' ').slice(0, 120);
+};
+const selectable = (e) => { const r = roleOf(e); return e.tagName.toLowerCase() === 'select' || r === 'combobox' || r === 'listbox'; };
+const groundDescribe = (e) => {
+  const d = describe(e);
+  d.clickable = clickable(e);
+  d.selectable = selectable(e);
+  let own = '';
+  for (const n of e.childNodes) if (n.nodeType === 3) own += n.textContent;
+  d.own_text = norm(own).slice(0, 200);
+  if (!d.name) d.sub = subLabels(e);
+  if (d.tag === 'label') d.has_control = !!e.control;  // clicking it reaches a field/checkbox
+  return d;
+};
+"""
+
+#: everything the grounding ladder compares against (no argument); returns [elements, descriptions].
+#: The entries without ``extra`` are the interactive/text candidates of the fuzzy and LLM rungs:
+#: every visible clickable element, and every visible element with its own text (or an image
+#: with alt text) that is not inside a clickable one. ``extra`` entries are other visible
+#: elements named by an attribute (role, aria-label, title, placeholder, alt); ``up`` is the
+#: index of the clickable element they sit in (or -1).
+GROUND_SNAPSHOT_JS = (
+    "() => {"
+    + _LIB
+    + _GROUND_LIB
+    + r"""
+  const els = [], out = [], ups = [];
+  let nBase = 0, nExtra = 0;
+  const SKIP = new Set(['script','style','noscript','template','head','meta','link','br','svg','path']);
+  const NAMED = ['aria-label', 'aria-labelledby', 'title', 'role', 'placeholder', 'alt'];
+  for (const e of document.querySelectorAll('body *')) {
+    if (nBase >= 3000 && nExtra >= 1500) break;
+    const tag = e.tagName.toLowerCase();
+    if (SKIP.has(tag)) continue;
+    const isClick = clickable(e);
+    let own = '';
+    for (const n of e.childNodes) if (n.nodeType === 3) own += n.textContent;
+    own = norm(own);
+    let base = isClick || !!own || (tag === 'img' && !!e.getAttribute('alt'));
+    let up = null;
+    if (!isClick) {  // text inside a clickable element: the element itself is the candidate
+      let p = e.parentElement, k = 0;
+      while (p && k < 6 && p !== document.body) { if (clickable(p)) { up = p; break; } p = p.parentElement; k++; }
+      if (up) base = false;
+    }
+    if (!base && !NAMED.some((a) => e.hasAttribute(a))) continue;
+    if (base ? nBase >= 3000 : nExtra >= 1500) continue;
+    if (!visible(e)) continue;
+    const d = groundDescribe(e);
+    if (!base) { d.extra = true; nExtra++; } else nBase++;
+    els.push(e); out.push(d); ups.push(up);
+  }
+  const index = new Map(els.map((e, i) => [e, i]));
+  out.forEach((d, i) => { if (d.extra) d.up = ups[i] && index.has(ups[i]) ? index.get(ups[i]) : -1; });
+  return [els, out];
+}"""
+)
+
+#: the elements at viewport points that fit an action. Argument: {points: [[x, y], ...], kind:
+#: 'click'|'type'|'select'|'hover', max_area: px² or 0, twins: bool, want_area: px²}. For 'hover', the
+#: element on the path up whose size is closest to want_area (any kind). From the topmost element at each
+#: point, walks up (at most 6 levels) to the first element of the right kind, unless it is larger
+#: than max_area (a row or card, not the control). Returns [elements, descriptions]; each found
+#: element lists the indices of the points that hit it (``points``). With ``twins``, elements
+#: that look like a found one (same tag, role, type and text) follow, with ``twin_of``.
+POINT_PICK_JS = (
+    "(arg) => {"
+    + _LIB
+    + _GROUND_LIB
+    + r"""
+  const fits = (e) => arg.kind === 'type' ? editable(e) : arg.kind === 'select' ? selectable(e) : clickable(e);
+  const els = [], out = [];
+  const index = new Map();
+  const add = (e, extra) => {
+    let j = index.get(e);
+    if (j === undefined) {
+      j = els.length; index.set(e, j); els.push(e);
+      const d = groundDescribe(e); d.points = []; Object.assign(d, extra || {}); out.push(d);
+    }
+    return j;
+  };
+  (arg.points || []).forEach((pt, i) => {
+    const x = pt[0], y = pt[1];
+    if (!(x >= 0 && y >= 0 && x < innerWidth && y < innerHeight)) return;
+    const stack = document.elementsFromPoint(x, y);
+    if (arg.kind === 'hover') {  // the ancestor of about the recorded size (a card, a row), any kind
+      let e = stack.length ? stack[0] : null, k = 0, best = null, bestR = 0;
+      while (e && e !== document.body && e !== document.documentElement && k <= 12) {
+        const r = e.getBoundingClientRect(), a = r.width * r.height, w = arg.want_area || a;
+        if (a > 3 * w) break;
+        const ratio = Math.min(a, w) / Math.max(a, w, 1);
+        if (ratio > bestR) { best = e; bestR = ratio; }
+        e = e.parentElement; k++;
+      }
+      if (best && bestR >= 0.4) out[add(best, {depth: 0})].points.push(i);
+      return;
+    }
+    let e = stack.length ? stack[0] : null, k = 0;
+    while (e && e !== document.body && e !== document.documentElement && k <= 6) {
+      if (fits(e)) {
+        const r = e.getBoundingClientRect();
+        if (arg.max_area && r.width * r.height > arg.max_area) break;
+        // hit testing found it: it takes the click even if transparent (an opacity-0 native checkbox over its picture)
+        out[add(e, {depth: k})].points.push(i);
+        break;
+      }
+      e = e.parentElement; k++;
+    }
+  });
+  if (arg.twins) {
+    const key = (e) => [e.tagName, roleOf(e) || '', e.getAttribute('type') || '',
+                        norm(e.textContent).toLowerCase().slice(0, 80)].join('|');
+    const n = els.length;
+    for (let j = 0; j < n; j++) {
+      const k0 = key(els[j]);
+      let c = 0;
+      for (const o of document.getElementsByTagName(els[j].tagName)) {
+        if (index.has(o) || key(o) !== k0 || !visible(o)) continue;
+        add(o, {twin_of: j});
+        if (++c >= 40) break;
+      }
+    }
+  }
+  return [els, out];
+}"""
+)
+
+#: the surroundings of each of several alike elements (argument: the elements): the text of its
+#: largest ancestor that holds none of the others and not much text (a product card, a table
+#: row), at most 400 characters.
+CONTEXT_JS = (
+    "(els) => {"
+    + _LIB
+    + r"""
+  return els.map((el) => {
+    let cur = el;
+    for (let k = 0; k < 12; k++) {
+      const p = cur.parentElement;
+      if (!p || p === document.body || p === document.documentElement) break;
+      if (els.some((o) => o !== el && p.contains(o))) break;
+      if (norm(p.innerText || p.textContent).length > 600) break;
+      cur = p;
+    }
+    return norm(cur.innerText || cur.textContent).slice(0, 400);
+  });
+}"""
+)
+
+#: several elements at once (argument: the elements): for each, null when Playwright would call it
+#: hidden (no box, visibility not visible), else its description with ``clickable``.
+DESCRIBE_MANY_JS = (
+    "(els) => {"
+    + _LIB
+    + _GROUND_LIB
+    + r"""
+  return els.map((e) => {
+    if (!e || !e.isConnected) return null;
+    const r = e.getBoundingClientRect();
+    if (r.width <= 0 || r.height <= 0 || getComputedStyle(e).visibility !== 'visible') return null;
+    return groundDescribe(e);
+  });
+}"""
+)
+
+#: CONTEXT_JS over some of an array's elements (argument: {arr: the array, idx: [indices]})
+CONTEXT_AT_JS = "(a) => (" + CONTEXT_JS + ")(a.idx.map((i) => a.arr[i]))"

@@ -1,4 +1,8 @@
-"""Serve a page for the browser: a folder on a fresh loopback port, a server command, or a URL."""
+"""Serve a page for the browser: a folder on a fresh loopback port, a server command, or a URL.
+
+A ``serve_command`` only ever comes from a recipe we trust (``record.recorder.resolve_source``
+for a bundled recipe or one given with ``--oracle-recipes``), never from a task folder.
+"""
 
 from __future__ import annotations
 
@@ -31,6 +35,15 @@ class PageBundle:
     url: str | None = None
 
 
+def _stays_in_parent(d: Path) -> bool:
+    """``d`` is a folder that resolves inside its parent (a task's assets/ never points elsewhere)."""
+    try:
+        real, parent = d.resolve(strict=True), d.parent.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return False
+    return real.is_dir() and parent in real.parents
+
+
 @contextlib.contextmanager
 def host(bundle: PageBundle, assets_dir: Path | None = None) -> Iterator[tuple[str, set[str]]]:
     """Yield (the page's URL, the origins it may talk to) while it is being served."""
@@ -45,7 +58,7 @@ def host(bundle: PageBundle, assets_dir: Path | None = None) -> Iterator[tuple[s
             yield f"{origin}/{bundle.entry.lstrip('/')}", {origin}
         return
     mounts: dict[str, Path] = {"/": bundle.root}
-    if assets_dir is not None and assets_dir.is_dir():
+    if assets_dir is not None and _stays_in_parent(assets_dir):
         mounts[ASSETS_URL_PREFIX] = assets_dir
     with StaticServer(mounts) as srv:
         yield srv.url(bundle.entry), {srv.origin}

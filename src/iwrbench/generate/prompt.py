@@ -140,7 +140,21 @@ def frame_budget(options: GenerationOptions, n_composites: int) -> int:
 # --------------------------------------------------------------------------- requests
 
 
+def _composites(task: Task, options: GenerationOptions) -> list[Path]:
+    """The composites sent, each checked to resolve inside the task folder (TaskError otherwise)."""
+    from ..tasks.files import stitched_assets
+
+    return stitched_assets(task)[: max(0, options.max_images)]
+
+
 def _composite_part(path: Path, max_side: int | None) -> ImagePart:
+    from ..tasks.files import image_problem
+
+    why = image_problem(path)  # too large, a decompression bomb or corrupt: the task's error
+    if why:
+        from ..errors import TaskError
+
+        raise TaskError(why)
     data = path.read_bytes()
     mime = _MIME.get(path.suffix.lower(), "image/png")
     if max_side:
@@ -163,7 +177,7 @@ def build_request(task: Task, options: GenerationOptions, *, frame_format: str |
     """The chat request for ``task`` (``options`` as returned by ``effective_options``)."""
     frame_format = frame_format or options.extra.get("frame_format", "jpeg")
     template = load_prompt(options.prompt_version)
-    composites = task.stitched_assets[: max(0, options.max_images)]
+    composites = _composites(task, options)
     n_frames = frame_budget(options, len(composites))
     frames = (
         sample_frames(task.video_path, options.fps, n_frames, max_image_side=options.max_image_side, fmt=frame_format)
@@ -259,11 +273,16 @@ def describe_inputs(task: Task, options: GenerationOptions, style: str = "openai
     """
     from PIL import Image
 
-    composites = task.stitched_assets[: max(0, options.max_images)]
+    composites = _composites(task, options)
     sizes: list[tuple[int, int]] = []
     for p in composites:
-        with Image.open(p) as img:
-            sizes.append(fit_size(img.size, options.max_image_side))
+        try:
+            with Image.open(p) as img:
+                sizes.append(fit_size(img.size, options.max_image_side))
+        except Exception as e:  # noqa: BLE001 - any decoder failure is a corrupt composite
+            from ..errors import TaskError
+
+            raise TaskError(f"{p}: unreadable image ({e.__class__.__name__})") from None
     n_frames = frame_budget(options, len(composites))
     info = video_info(task.video_path)
     frames = planned_frame_count(info.duration_s, options.fps, n_frames) if n_frames else 0

@@ -130,7 +130,9 @@ async def execute(page: Any, action: Action, handle: Any | None, viewport: tuple
                 await handle.click(timeout=min(timeout_ms, 2000))
             except Exception:
                 await handle.focus()
-            await handle.fill(text, timeout=min(timeout_ms, 3000))
+            # clear, then key by key as a person types: pages may listen to key events, not only `input`
+            await handle.fill("", timeout=min(timeout_ms, 3000))
+            await handle.type(text, timeout=min(timeout_ms, 10000))
             got = await handle.evaluate("(e) => e.isContentEditable ? e.innerText : e.value")
             if text.strip() and text.strip() not in (got or ""):
                 return Outcome(False, f"the field shows {got!r}, not the typed text")

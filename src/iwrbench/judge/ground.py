@@ -1,36 +1,102 @@
 """The grounding ladder: find, on a page written by someone else, the element an action means.
 
-Rungs, tried in order, each logged per step (``Grounding.tried``):
+The page under judgement only has to look and behave like the recording; its markup, ids,
+classes, ARIA and URLs are its own. Rungs, tried in order, each logged per step
+(``Grounding.tried``; the one that answered is ``Grounding.rung``):
 
-1. ``role_name``  the recorded target's ARIA role + accessible name (exact)
-2. ``text``       the recorded target's visible text (exact)
-3. ``attribute``  placeholder, label, aria-label/title, alt text (exact)
-4. ``fuzzy``      the description (and recorded name/text) against every visible interactive
-                  element's name, text and attributes; quoted phrases in the description weigh most
-5. ``llm``        (protocol permitting) the published LLM grounder through a configured model
+1. ``role_name``       the recorded target's ARIA role + accessible name (Playwright, exact)
+2. ``role_name_norm``  the same role and the name compared normalised (``judge/text.py``: NFKC,
+                       case, whitespace, icon-font glyphs, zero-width characters, punctuation)
+3. ``text``            the recorded target's visible text (Playwright, exact)
+4. ``attribute``       placeholder, label, aria-label/title, alt text (Playwright, exact)
+5. ``text_norm``       the visible text (or name), normalised
+6. ``attribute_norm``  the attributes normalised, any recorded one against any of the page's
+                       (exact attributes come before normalised text: a unique aria-label beats
+                       a "?" shared by four help icons)
+7. ``position``        the element of the action's kind (clickable / editable / select) at the
+                       recorded position (centre and four inner points of the recorded box),
+                       walking up from the topmost element there. Refused when the recorded
+                       target was a control and nothing clickable is there, when its kind is
+                       unrelated (a text field for a button, a link for a checkbox) or when
+                       both have names and they clearly differ ("Archive" for "Delete")
+8. ``appearance``      template matching of the recorded target's crop on a screenshot of the
+                       page now (normalised cross-correlation, greyscale, downscaled); the
+                       element of the action's kind at the best match above ``APPEAR_MIN``,
+                       with the same refusals as ``position``
+9. ``fuzzy``           the description (and recorded name/text) against every visible
+                       interactive element's name, text and attributes; quoted phrases weigh most
+10. ``llm``            (protocol permitting) the published LLM grounder through a configured model
 
-Two equally good candidates are recorded as ``ambiguous``; the one nearest to the recorded
-position wins (pages that copy the layout keep their elements where they were).
+Several equally good candidates (one "Add to cart" per product card) are told apart by their
+surroundings first: the text of each one's card/row (its largest ancestor holding none of the
+others) against the description's other quoted phrases and words ("... on the 'Summit Trail
+Runner' card"); then by distance to the recorded position. ``Grounding.ambiguous`` is set when
+that came down to distance; the rung's log says how the tie was broken.
+
+A recorded control (button, link, checkbox, field ...) is grounded to a control whenever one
+matches by name, and the position, appearance and fuzzy rungs never offer it anything else (no
+plain text in its place).
 """
 
 from __future__ import annotations
 
+import asyncio
+import io
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
+import numpy as np
 from rapidfuzz import fuzz
 
-from ..browser.dom import CANDIDATES_JS, DESCRIBE_JS
+from ..browser.dom import CONTEXT_AT_JS, CONTEXT_JS, DESCRIBE_MANY_JS, GROUND_SNAPSHOT_JS, POINT_PICK_JS
 from ..records import Action, Candidate, Grounding, RungAttempt
+from .text import loose_name, name_match, names_conflict, norm_name, quoted_phrases, words
 
 #: actions that need an element
 NEEDS_TARGET = {"Click", "Type", "Hover", "Select"}
 FUZZY_MIN = 62.0
+#: the words alone (before the role/clickable/position bonuses) must match at least this well
+FUZZY_TEXT_MIN = 55.0
 AMBIGUOUS_MARGIN = 1.0
+#: normalised cross-correlation a crop must reach on the screenshot to count as found
+APPEAR_MIN = 0.80
+#: matches this close to the best are equally good (identical cards, rows of checkboxes)
+APPEAR_TIE = 0.02
+#: a position candidate that looks this much less like the crop than a match elsewhere of at least
+#: APPEAR_STRONG waits for the appearance rung (and stands if that finds nothing)
+APPEAR_DEFER = 0.15
+APPEAR_STRONG = 0.90
+#: an element found at a point may be this many times the recorded box's area (not a whole row/card)
+POSITION_AREA_RATIO = 12
+POSITION_AREA_FLOOR = 2500
 
 LlmGrounder = Callable[[Any, Action, list[dict]], Awaitable[tuple[int | None, str]]]
+
+CONTROL_ROLES = {"button", "link", "checkbox", "radio", "tab", "menuitem", "menuitemcheckbox", "menuitemradio",
+                 "option", "switch", "combobox", "textbox", "searchbox", "slider", "spinbutton", "treeitem",
+                 "listbox", "gridcell"}
+CONTROL_TAGS = {"button", "input", "select", "textarea", "summary", "option"}
+_FAMILY = {
+    "checkbox": "toggle", "radio": "toggle", "switch": "toggle", "menuitemcheckbox": "toggle",
+    "menuitemradio": "toggle",
+    "textbox": "entry", "searchbox": "entry", "combobox": "entry", "spinbutton": "entry", "listbox": "entry",
+    "slider": "slider",
+    "button": "press", "link": "press", "tab": "press", "menuitem": "press", "option": "press",
+    "treeitem": "press", "gridcell": "press", "cell": "press", "row": "press", "listitem": "press", "img": "press",
+}
+# toggles are often built from plain buttons
+_COMPATIBLE = {("toggle", "press"): {"button", "menuitem", "option", "gridcell", "cell"}}
+
+# words of a description that say what kind of thing or action it is, not which one
+_STOP = set("""a an the this that these those its it is are be to of in on at by for from with into onto over under
+near next beside below above and or as then than so up down out off via per each every any all some one two
+click clicks clicked press tap type types typed enter select choose pick hover hovers move scroll open close
+button buttons link links icon icons checkbox checkboxes box boxes field fields input inputs text label labelled
+labeled named called says saying reads reading shows showing card cards row rows item items entry entries tab tabs
+menu list option options page section panel area left right top bottom first last second third small large big
+element control cell column header footer toolbar sidebar navigation nav main""".split())
 
 
 @dataclass
@@ -52,64 +118,669 @@ def _fits(action: Action, d: dict) -> bool:
     return True
 
 
+def _kind(action: Action) -> str:
+    """What the element at a point must be: 'type', 'select', 'click', or for hovering something that
+    is not a control (a card that lifts, a row that highlights) 'hover': the element of about the
+    recorded target's size there."""
+    if action.type == "Hover" and not _target_is_control(action) and action.target and action.target.bbox:
+        return "hover"
+    return {"Type": "type", "Select": "select"}.get(action.type, "click")
+
+
+def _is_control(d: dict) -> bool:
+    return bool(d.get("clickable") or d.get("editable"))
+
+
+def _target_is_control(action: Action) -> bool:
+    t = action.target
+    if not t:
+        return False
+    if t.editable or (t.role in CONTROL_ROLES) or (t.tag in CONTROL_TAGS):
+        return True
+    return t.tag == "a" and "href" in (t.attributes or {})
+
+
+def _center(b: dict | None) -> tuple[float, float] | None:
+    if not b:
+        return None
+    return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+
+
 def _dist(action: Action, d: dict, viewport: tuple[int, int]) -> float:
     t = action.target
-    if not t or not t.bbox or not d.get("bbox"):
+    c = _center(d.get("bbox"))
+    if not t or not t.bbox or c is None:
         return 0.5
     cx, cy = t.bbox.center
-    b = d["bbox"]
-    dx, dy = b["x"] + b["width"] / 2 - cx, b["y"] + b["height"] / 2 - cy
-    return min(1.0, math.hypot(dx, dy) / math.hypot(*viewport))
+    return min(1.0, math.hypot(c[0] - cx, c[1] - cy) / math.hypot(*viewport))
 
 
-async def _describe_all(handles: list[Any]) -> list[dict]:
-    out = []
-    for h in handles:
-        try:
-            out.append(await h.evaluate(DESCRIBE_JS))
-        except Exception:
-            out.append({})
+def _target_names(action: Action) -> list[str]:
+    """What the recording called the target (name, text, label and naming attributes)."""
+    t = action.target
+    if not t:
+        return []
+    a = t.attributes or {}
+    vals = [t.name, t.text, t.label, a.get("placeholder"), a.get("aria-label"), a.get("title"), a.get("alt")]
+    out: list[str] = []
+    for v in vals:
+        if v and norm_name(v) and v not in out:
+            out.append(v)
     return out
-
-
-async def _pick(action: Action, handles: list[Any], viewport: tuple[int, int]) -> tuple[Any | None, list[dict], bool]:
-    """Among exact matches keep those that fit the action; nearest to the recording wins."""
-    visible = []
-    for h in handles[:50]:
-        try:
-            if await h.is_visible():
-                visible.append(h)
-        except Exception:
-            continue
-    descs = await _describe_all(visible)
-    pairs = [(h, d) for h, d in zip(visible, descs) if d and _fits(action, d)]
-    if not pairs:
-        return None, [], False
-    pairs.sort(key=lambda p: _dist(action, p[1], viewport))
-    return pairs[0][0], [p[1] for p in pairs], len(pairs) > 1
-
-
-def _quoted(desc: str) -> list[str]:
-    return [m.strip() for m in re.findall(r"[\"'\u2018\u201c]([^\"'\u2019\u201d]{1,80})[\"'\u2019\u201d]", desc) if m.strip()]
 
 
 def _fields(d: dict) -> list[str]:
     a = d.get("attributes") or {}
+    # what an editable field holds is its content, not its name ("350000" does not name "Home price")
+    value = None if d.get("editable") else a.get("value")
     vals = [d.get("name"), d.get("own_text"), d.get("text"), d.get("label"), a.get("placeholder"),
-            a.get("aria-label"), a.get("title"), a.get("alt"), a.get("value")]
-    return [v.strip().lower() for v in vals if v and v.strip()]
+            a.get("aria-label"), a.get("title"), a.get("alt"), value, d.get("sub")]
+    out = []
+    for v in vals:
+        n = norm_name(v)
+        if n and n not in out:
+            out.append(n)
+    return out
 
 
-def fuzzy_score(action: Action, d: dict, viewport: tuple[int, int]) -> float:
-    """How well a candidate matches the recorded target and the description (~0-118)."""
+# --------------------------------------------------------------------------- context of alike candidates
+
+def context_terms(action: Action) -> tuple[list[str], set[str]]:
+    """What the description says about where the element is: its quoted phrases and its other
+    salient words ("the 'Add to cart' button on the blue 'Summit Trail Runner' card" ->
+    ["add to cart", "summit trail runner"], {"add", "cart", "blue", "summit", "trail", "runner"}).
+    Phrases that name the element itself are in every alike candidate's surroundings, so they
+    weigh the same for all; they are not taken out (the recorded name may itself hold the card's
+    name, "Add to cart: Summit Trail Runner", which is then the very thing to look for)."""
+    desc = action.parameters.description or ""
+    phrases: list[str] = []
+    for q in quoted_phrases(desc):
+        lq = loose_name(q)
+        if lq and lq not in phrases:
+            phrases.append(lq)
+    ws = {w for w in words(desc) if len(w) >= 3 and w not in _STOP and not w.isdigit()}
+    return phrases, ws
+
+
+def context_score(ctx: str, phrases: list[str], ws: set[str]) -> tuple[float, float]:
+    """How well surroundings match: (quoted phrases found, each up to 1; salient words found)."""
+    lc = loose_name(ctx)
+    if not lc:
+        return 0.0, 0.0
+    ph = 0.0
+    for p in phrases:
+        if p in lc:
+            ph += 1.0
+        elif len(p) >= 4:
+            r = fuzz.partial_ratio(p, lc)
+            if r >= 85:
+                ph += r / 100
+    cw = set(lc.split())
+    return ph, float(sum(1 for w in ws if w in cw))
+
+
+#: bare words (not quoted) must beat the element at the recorded spot by this many to move away from it
+WORDS_OVER_SPOT = 2
+
+
+@dataclass
+class _Tie:
+    chosen: int
+    how: str
+    ambiguous: bool
+    order: list[int] = field(default_factory=list)
+
+
+class _Ladder:
+    """State shared by the rungs of one ground() call: the page snapshot, the screenshot match."""
+
+    def __init__(self, page: Any, action: Action, viewport: tuple[int, int], crop: Any, screenshot: Any):
+        self.page, self.action, self.viewport = page, action, viewport
+        self.t = action.target
+        self.g = Grounding()
+        self.crop, self.screenshot = crop, screenshot
+        self._snap: tuple[Any, list[dict]] | None = None
+        self._snap_err: str | None = None
+        self._snap_done = False
+        self._ncc: tuple[np.ndarray, dict] | None = None
+        self._ncc_done = False
+        self._ncc_why = ""
+        self.target_control = _target_is_control(action)
+        self.deferred: Callable[[], Grounded] | None = None
+        self.names = _target_names(action)
+
+    # ---------------------------------------------------------------- page reads
+    async def snapshot(self) -> tuple[Any, list[dict]] | None:
+        if not self._snap_done:
+            self._snap_done = True
+            try:
+                arr = await self.page.evaluate_handle(GROUND_SNAPSHOT_JS)
+                descs = await (await arr.get_property("1")).json_value()
+                els = await arr.get_property("0")
+                self._snap = (els, descs)
+            except Exception as e:
+                self._snap_err = f"page error: {str(e).strip()[:80]}"
+        return self._snap
+
+    async def contexts_of(self, handles: list[Any]) -> list[str]:
+        try:
+            return await self.page.evaluate(CONTEXT_JS, handles)
+        except Exception:
+            return [""] * len(handles)
+
+    async def contexts_at(self, arr: Any, idx: list[int]) -> list[str]:
+        try:
+            return await self.page.evaluate(CONTEXT_AT_JS, {"arr": arr, "idx": idx})
+        except Exception:
+            return [""] * len(idx)
+
+    # ---------------------------------------------------------------- ties
+    def at_spot(self, d: dict) -> bool:
+        """Where the recorded target was, with its size (a page that kept the layout)."""
+        t = self.t
+        bb = d.get("bbox")
+        if not t or not t.bbox or not bb:
+            return False
+        (cx, cy), c = t.bbox.center, _center(bb)
+        return (abs(c[0] - cx) <= 4 and abs(c[1] - cy) <= 4 and abs(bb["width"] - t.bbox.width) <= 0.15 * t.bbox.width + 2
+                and abs(bb["height"] - t.bbox.height) <= 0.15 * t.bbox.height + 2)
+
+    async def resolve(self, descs: list[dict], contexts: Callable[[], Awaitable[list[str]]],
+                      keys: list[float] | None = None, spot: int | None = None) -> _Tie:
+        """Pick among alike candidates: surroundings vs the description, then ``keys`` (lower is
+        better; distance to the recorded position by default), then page order.
+
+        The one standing at the recorded spot (``spot``, else found by position and size) keeps
+        its place unless a quoted phrase of the description is in another's surroundings and
+        not in its own, or clearly more of the description's words are."""
+        n = len(descs)
+        if keys is None:
+            keys = [_dist(self.action, d, self.viewport) for d in descs]
+        if n == 1:
+            return _Tie(0, "single", False, [0])
+        phrases, ws = context_terms(self.action)
+        sc = [(0.0, 0.0)] * n
+        if phrases or ws:
+            ctxs = await contexts()
+            sc = [context_score(c, phrases, ws) for c in ctxs]
+        total = [3 * p + w for p, w in sc]
+        order = sorted(range(n), key=lambda i: (-total[i], keys[i], i))
+        best = order[0]
+        if spot is None:
+            spots = [i for i in range(n) if self.at_spot(descs[i])]
+            spot = spots[0] if len(spots) == 1 else None
+        if spot is not None and best != spot and total[best] > total[spot]:
+            (pb, wb), (ps, wsp) = sc[best], sc[spot]
+            if not (pb > ps + 0.5 or (pb >= ps and wb - wsp >= WORDS_OVER_SPOT)):
+                order.remove(spot)
+                order.insert(0, spot)
+                return _Tie(spot, f"{n} alike, the one at the recorded spot (surroundings not decisive: "
+                                  f"{total[best]:.1f} vs {total[spot]:.1f})", False, order)
+        top = [i for i in order if total[i] == total[best]]
+        if total[best] > 0 and len(top) == 1:
+            return _Tie(best, f"{n} alike, surroundings matched the description ({total[best]:.1f} vs "
+                              f"{total[order[1]]:.1f})", False, order)
+        if self.t and self.t.bbox:
+            return _Tie(best, f"{len(top)} alike, nearest to the recorded position", len(top) > 1, order)
+        return _Tie(best, f"{len(top)} alike, first on the page", len(top) > 1, order)
+
+    def accept(self, rung: str, descs: list[dict], tie: _Tie, detail: str, scores: list[float] | None = None) -> None:
+        g = self.g
+        n = len(descs)
+        g.tried.append(RungAttempt(rung=rung, matches=n, detail=f"{detail}; {tie.how}" if n > 1 else detail))
+        g.rung, g.ambiguous = rung, tie.ambiguous
+        sc = (lambda i: scores[i]) if scores else (lambda i: None)
+        g.element = _cand(descs[tie.chosen], sc(tie.chosen))
+        g.alternatives = [_cand(descs[i], sc(i)) for i in tie.order if i != tie.chosen][:3]
+
+    def prefer_controls(self, idx: list[int], descs: list[dict]) -> list[int]:
+        """A recorded control is grounded to a control when one matches (not a heading of the same words)."""
+        if self.target_control:
+            ctl = [i for i in idx if _is_control(descs[i])]
+            if ctl:
+                return ctl
+        return idx
+
+    # ---------------------------------------------------------------- Playwright's exact rungs
+    async def exact(self, name: str, locators: list[Any], detail: str) -> Grounded | None:
+        handles: list[Any] = []
+        for loc in locators:
+            try:
+                handles += await loc.element_handles()
+            except Exception:
+                continue
+        handles = handles[:200]
+        try:
+            descs = await self.page.evaluate(DESCRIBE_MANY_JS, handles) if handles else []
+        except Exception:
+            descs = [None] * len(handles)
+        pairs = [(h, d) for h, d in zip(handles, descs) if d and _fits(self.action, d)]
+        if not pairs:
+            self.g.tried.append(RungAttempt(rung=name, matches=0, detail=detail))
+            return None
+        keep = self.prefer_controls(list(range(len(pairs))), [d for _, d in pairs])
+        keep = sorted(keep, key=lambda i: _dist(self.action, pairs[i][1], self.viewport))[:50] if len(keep) > 50 else keep
+        pairs = _dedupe_spots([pairs[i] for i in keep])
+        hs, ds = [h for h, _ in pairs], [d for _, d in pairs]
+        tie = await self.resolve(ds, lambda: self.contexts_of(hs))
+        self.accept(name, ds, tie, detail)
+        return Grounded(hs[tie.chosen], self.g)
+
+    # ---------------------------------------------------------------- normalised rungs over the snapshot
+    async def normalised(self, name: str, detail: str, match: Callable[[dict], int],
+                         include_extra: bool = True) -> Grounded | None:
+        snap = await self.snapshot()
+        if snap is None:
+            self.g.tried.append(RungAttempt(rung=name, matches=0, detail=self._snap_err))
+            return None
+        els, descs = snap
+        tiers: dict[int, int] = {}
+        for i, d in enumerate(descs):
+            if d.get("extra") and not include_extra:
+                continue
+            tier = match(d)
+            if not tier:
+                continue
+            j = i
+            if d.get("extra") and d.get("up", -1) >= 0:  # a named icon inside a button: the button
+                j = d["up"]
+            if not _fits(self.action, descs[j]):
+                continue
+            tiers[j] = max(tiers.get(j, 0), tier)
+        if not tiers:
+            self.g.tried.append(RungAttempt(rung=name, matches=0, detail=detail))
+            return None
+        best = max(tiers.values())
+        idx = self.prefer_controls(sorted(i for i, v in tiers.items() if v == best), descs)
+        if len(idx) > 50:  # many alike (a long table): the 50 nearest to the recorded position
+            idx = sorted(idx, key=lambda i: _dist(self.action, descs[i], self.viewport))[:50]
+        pairs = _dedupe_spots([(i, descs[i]) for i in idx])
+        ids, ds = [i for i, _ in pairs], [d for _, d in pairs]
+        tie = await self.resolve(ds, lambda: self.contexts_at(els, ids))
+        how = "same after normalising" if best == 2 else "same but for punctuation"
+        handle = await els.get_property(str(ids[tie.chosen]))
+        if self.only_its_label(ds[tie.chosen]):
+            # the words of a checkbox's label, not bound to it: what is at the recorded position comes first
+            self.g.tried.append(RungAttempt(rung=name, matches=len(ds), detail=f"{detail} ({how}); only the words "
+                                            "of its label, not the control: the position and appearance rungs first"))
+
+            def commit(note: str = "") -> Grounded:
+                self.accept(name, ds, tie, f"{detail} ({how}); {note}")
+                return Grounded(handle, self.g)
+
+            if self.deferred is None:
+                self.deferred = commit
+            return None
+        self.accept(name, ds, tie, f"{detail} ({how})")
+        return Grounded(handle, self.g)
+
+    def only_its_label(self, d: dict) -> bool:
+        """A recorded checkbox/radio/switch matched by text that is no such control and does not
+        reach one when clicked (a label without ``for``, a span)."""
+        t = self.t
+        if not t or _FAMILY.get(t.role or "") != "toggle":
+            return False
+        if _FAMILY.get(d.get("role") or "") == "toggle" or d.get("has_control"):
+            return False
+        return True
+
+    # ---------------------------------------------------------------- position and appearance
+    def _acceptable(self, d: dict) -> str | None:
+        """Why an element found by position/appearance cannot stand for the recorded target (None: it can)."""
+        if self.target_control and not _is_control(d):
+            return "not a control"
+        t = self.t
+        tr, cr = (t.role if t else None), d.get("role")
+        tf, cf = _FAMILY.get(tr or ""), _FAMILY.get(cr or "")
+        if tf and cf and tf != cf and cr not in _COMPATIBLE.get((tf, cf), set()):
+            return f"a {cr}, not a {tr}"
+        if self.names:
+            mine = [v for v in _fields(d) if v]
+            if mine and all(names_conflict(a, b) for a in self.names for b in mine):
+                return f"named {(d.get('name') or mine[0])[:40]!r}"
+        return None
+
+    def _max_area(self) -> float:
+        b = self.t.bbox if self.t else None
+        if not b:
+            return 0
+        return max(POSITION_AREA_RATIO * b.width * b.height, POSITION_AREA_FLOOR)
+
+    async def pick_points(self, points: list[tuple[float, float]], twins: bool) -> tuple[Any, list[dict]] | None:
+        b = self.t.bbox if self.t else None
+        arg = {"points": [[float(x), float(y)] for x, y in points], "kind": _kind(self.action),
+               "max_area": self._max_area(), "twins": twins,
+               "want_area": float(b.width * b.height) if b else 0.0}
+        try:
+            arr = await self.page.evaluate_handle(POINT_PICK_JS, arg)
+            descs = await (await arr.get_property("1")).json_value()
+            return await arr.get_property("0"), descs
+        except Exception:
+            return None
+
+    async def position(self) -> Grounded | None:
+        b = self.t.bbox
+        cx, cy = b.center
+        dx, dy = b.width / 4, b.height / 4
+        points = [(cx, cy), (cx - dx, cy - dy), (cx + dx, cy - dy), (cx - dx, cy + dy), (cx + dx, cy + dy)]
+        phrases, ws = context_terms(self.action)
+        got = await self.pick_points(points, twins=bool(phrases or ws))
+        if got is None:
+            self.g.tried.append(RungAttempt(rung="position", matches=0, detail="page error"))
+            return None
+        els, descs = got
+        found = [i for i, d in enumerate(descs) if "twin_of" not in d and d.get("points")]
+        refused = {i: self._acceptable(descs[i]) for i in found}
+        ok = [i for i in found if refused[i] is None]
+        if not ok:
+            why = "; ".join(f"{(descs[i].get('tag') or '?')}: {refused[i]}" for i in found[:3])
+            self.g.tried.append(RungAttempt(rung="position", matches=0,
+                                            detail=f"nothing of the action's kind there{'; refused ' + why if why else ''}"))
+            return None
+        weight = lambda i: sum(2 if p == 0 else 1 for p in descs[i]["points"])  # noqa: E731
+        ok.sort(key=lambda i: (-weight(i), _dist(self.action, descs[i], self.viewport)))
+        first = ok[0]
+        # a match that the recorded crop contradicts (a look-alike neighbour moved into place) waits
+        # for the appearance rung, and stands if that finds nothing
+        veto = await self._appearance_veto(descs[first])
+        group = [first] + [i for i, d in enumerate(descs) if d.get("twin_of") == first and self._acceptable(d) is None]
+        gd = [descs[i] for i in group]
+        tie = await self.resolve(gd, lambda: self.contexts_at(els, group),
+                                 keys=[0.0] + [1.0 + _dist(self.action, d, self.viewport) for d in gd[1:]], spot=0)
+        tie.ambiguous = len(ok) > 1 and weight(ok[1]) == weight(first) and tie.chosen == 0
+        detail = f"{len(ok)} of the action's kind at the recorded position"
+        if len(group) > 1:
+            detail += f"; {len(group) - 1} look-alike elsewhere"
+        how = tie.how if tie.chosen != 0 else "the one at the position"
+        handle = await els.get_property(str(group[tie.chosen]))
+        alts = [_cand(descs[i]) for i in ok[1:4]]
+
+        def commit(note: str = "") -> Grounded:
+            self.g.rung, self.g.ambiguous = "position", tie.ambiguous
+            self.g.element = _cand(gd[tie.chosen])
+            self.g.alternatives = alts
+            if note:
+                self.g.tried.append(RungAttempt(rung="position", matches=len(ok), detail=note))
+            return Grounded(handle, self.g)
+
+        if veto:
+            self.g.tried.append(RungAttempt(rung="position", matches=len(ok), detail=f"{detail}; {veto}"))
+            if self.deferred is None:
+                self.deferred = commit
+            return None
+        self.g.tried.append(RungAttempt(rung="position", matches=len(ok), detail=f"{detail}; {how}"))
+        return commit()
+
+    async def _match_map(self) -> tuple[np.ndarray, dict] | None:
+        """The crop's correlation map on the screenshot (cached), with the geometry to map it back.
+        Computed in a worker thread: other pages judged on the same event loop keep going."""
+        if self._ncc_done:
+            return self._ncc
+        self._ncc_done = True
+        try:
+            self._ncc = await asyncio.to_thread(_correlate, self.crop, self.screenshot, self.viewport,
+                                                self.t.bbox if self.t else None)
+        except _NoMatch as e:
+            self._ncc_why = str(e)
+        except Exception as e:  # a broken image from a stranger's task folder is a rung failure, not a crash
+            self._ncc_why = f"bad image: {str(e)[:80]}"
+        return self._ncc
+
+    async def _appearance_veto(self, d: dict) -> str | None:
+        if self.crop is None or self.screenshot is None:
+            return None
+        mine = _fields(d)
+        if any(name_match(a, b) for a in self.names for b in mine):  # confirmed by its name
+            return None
+        mm = await self._match_map()
+        if mm is None:
+            return None
+        ncc, geo = mm
+        best = float(ncc.max())
+        if best < APPEAR_STRONG:
+            return None
+        c = _center(d.get("bbox"))
+        if c is None:
+            return None
+        here = _ncc_near(ncc, geo, c)
+        if here < best - APPEAR_DEFER:
+            return (f"the element there does not look like the recorded one ({here:.2f} vs {best:.2f} elsewhere); "
+                    "left to the appearance rung first")
+        return None
+
+    async def appearance(self) -> Grounded | None:
+        mm = await self._match_map()
+        if mm is None:
+            self.g.tried.append(RungAttempt(rung="appearance", matches=0, detail=self._ncc_why or "no match"))
+            return None
+        ncc, geo = mm
+        peaks = _peaks(ncc, geo)
+        if not peaks:
+            self.g.tried.append(RungAttempt(rung="appearance", matches=0,
+                                            detail=f"best match {float(ncc.max()):.2f} < {APPEAR_MIN}"))
+            return None
+        got = await self.pick_points([(x, y) for _, x, y in peaks], twins=False)
+        if got is None:
+            self.g.tried.append(RungAttempt(rung="appearance", matches=0, detail="page error"))
+            return None
+        els, descs = got
+        scored = []
+        refusals = []
+        for i, d in enumerate(descs):
+            s = max(peaks[p][0] for p in d["points"])
+            why = self._acceptable(d)
+            if why is None:
+                scored.append((s, i))
+            else:
+                refusals.append(f"{d.get('tag')}: {why}")
+        if not scored:
+            self.g.tried.append(RungAttempt(rung="appearance", matches=0,
+                                            detail=f"{len(peaks)} look-alike spots, none of the action's kind"
+                                                   + (f"; refused {'; '.join(refusals[:3])}" if refusals else "")))
+            return None
+        scored.sort(key=lambda x: -x[0])
+        top = [i for s, i in scored if s >= scored[0][0] - APPEAR_TIE]
+        gd = [descs[i] for i in top]
+        tie = await self.resolve(gd, lambda: self.contexts_at(els, top))
+        sc = {i: s for s, i in scored}
+        detail = f"{len(scored)} matching spot(s), best {scored[0][0]:.2f}"
+        self.accept("appearance", gd, tie, detail, scores=[sc[i] * 100 for i in top])
+        return Grounded(await els.get_property(str(top[tie.chosen])), self.g)
+
+    # ---------------------------------------------------------------- fuzzy and LLM
+    async def fuzzy(self, llm: LlmGrounder | None) -> Grounded:
+        g = self.g
+        snap = await self.snapshot()
+        if snap is None:
+            g.tried.append(RungAttempt(rung="fuzzy", matches=0, detail=self._snap_err))
+            return Grounded(None, g)
+        els, all_descs = snap
+        base_idx = [i for i, d in enumerate(all_descs) if not d.get("extra")]
+        descs = [all_descs[i] for i in base_idx]
+        scored = sorted(
+            ((fuzzy_score(self.action, d, self.viewport), i, d) for i, d in enumerate(descs)
+             if _fits(self.action, d) and (not self.target_control or _is_control(d))),
+            key=lambda x: -x[0],
+        )
+        good = [s for s in scored if s[0] >= FUZZY_MIN]
+        g.tried.append(RungAttempt(rung="fuzzy", matches=len(good),
+                                   detail=f"best {scored[0][0]:.0f}" if scored else "no candidates"))
+        if good:
+            base0 = _fuzzy_base(self.action, good[0][2])
+            group = [x for x in good if abs(_fuzzy_base(self.action, x[2]) - base0) <= AMBIGUOUS_MARGIN]
+            g.rung = "fuzzy"
+            if len(group) > 1:  # equally good words: surroundings, then the full score (with position)
+                gi = [base_idx[x[1]] for x in group]
+                tie = await self.resolve([x[2] for x in group], lambda: self.contexts_at(els, gi),
+                                         keys=[-x[0] for x in group])
+                best, idx, d = group[tie.chosen]
+                g.ambiguous = tie.ambiguous
+                g.tried[-1].detail = f"{g.tried[-1].detail}; {tie.how}"
+            else:
+                best, idx, d = group[0]
+                g.ambiguous = len(good) > 1 and good[1][0] >= best - AMBIGUOUS_MARGIN and \
+                    good[1][2].get("name") != d.get("name")
+            g.element = _cand(d, best)
+            g.alternatives = [_cand(x[2], x[0]) for x in good if x[1] != idx][:3]
+            return Grounded(await els.get_property(str(base_idx[idx])), g)
+        if llm is not None:
+            cands = [d for d in descs if d.get("clickable") or d.get("editable")][:200]
+            idx, detail = await llm(self.page, self.action, cands)
+            g.tried.append(RungAttempt(rung="llm", matches=int(idx is not None), detail=detail[:200]))
+            if idx is not None and 0 <= idx < len(cands):
+                real = base_idx[descs.index(cands[idx])]
+                g.rung = "llm"
+                g.element = _cand(cands[idx])
+                return Grounded(await els.get_property(str(real)), g)
+        return Grounded(None, g)
+
+
+def _dedupe_spots(pairs: list[tuple[Any, dict]]) -> list[tuple[Any, dict]]:
+    """Nested elements on the same spot (a clickable div around a clickable span) are one candidate."""
+    out: list[tuple[Any, dict]] = []
+    spots: list[tuple[float, float]] = []
+    for h, d in pairs:
+        c = _center(d.get("bbox"))
+        if c is not None and any(abs(c[0] - s[0]) <= 3 and abs(c[1] - s[1]) <= 3 for s in spots):
+            continue
+        if c is not None:
+            spots.append(c)
+        out.append((h, d))
+    return out
+
+
+# --------------------------------------------------------------------------- appearance (template matching)
+
+class _NoMatch(Exception):
+    pass
+
+
+def _grey(img: Any) -> Any:
+    """A greyscale PIL image from PNG/JPEG bytes or a PIL image."""
+    from PIL import Image
+
+    if isinstance(img, (bytes, bytearray, memoryview)):
+        img = Image.open(io.BytesIO(bytes(img)))
+    if not isinstance(img, Image.Image):
+        raise _NoMatch(f"not an image ({type(img).__name__})")
+    return img.convert("L")
+
+
+def _fast_len(n: int) -> int:
+    """The smallest 2^a 3^b 5^c >= n."""
+    best = 1 << max(0, (n - 1).bit_length())
+    p5 = 1
+    while p5 < best:
+        p35 = p5
+        while p35 < best:
+            m = p35
+            while m < n:
+                m *= 2
+            best = min(best, m)
+            p35 *= 3
+        p5 *= 5
+    return best
+
+
+def _ncc(img: np.ndarray, tpl: np.ndarray) -> np.ndarray:
+    """Normalised cross-correlation of a template at every position where it fits in the image
+    (the zero-mean form, as in scikit-image's match_template; FFT for the products, integral
+    images for the window statistics). Windows without contrast score 0."""
+    H, W = img.shape
+    h, w = tpl.shape
+    t = tpl - tpl.mean()
+    tnorm = float(np.sqrt((t * t).sum()))
+    shape = (_fast_len(H + h - 1), _fast_len(W + w - 1))  # sizes the FFT is quick at
+    prod = np.fft.irfft2(np.fft.rfft2(img, s=shape) * np.fft.rfft2(t[::-1, ::-1], s=shape), s=shape)
+    corr = prod[h - 1:H, w - 1:W]
+    img64 = img.astype(np.float64)
+
+    def windows(a: np.ndarray) -> np.ndarray:
+        ii = np.zeros((H + 1, W + 1))
+        ii[1:, 1:] = a.cumsum(0).cumsum(1)
+        return ii[h:, w:] - ii[:-h, w:] - ii[h:, :-w] + ii[:-h, :-w]
+
+    s1, s2 = windows(img64), windows(img64 * img64)
+    var = np.maximum(s2 - s1 * s1 / (h * w), 0.0)
+    denom = np.sqrt(var) * tnorm
+    ok = denom > 1e-6 * max(tnorm, 1.0) * h * w
+    out = np.zeros_like(corr, dtype=np.float64)
+    out[ok] = corr[ok] / denom[ok]
+    return np.clip(out, -1.0, 1.0)
+
+
+def _correlate(crop: Any, screenshot: Any, viewport: tuple[int, int], bbox: Any) -> tuple[np.ndarray, dict]:
+    from PIL import Image
+
+    if crop is None:
+        raise _NoMatch("no crop of the recorded target")
+    if screenshot is None:
+        raise _NoMatch("no screenshot of the page")
+    shot, cr = _grey(screenshot), _grey(crop)
+    k = viewport[0] / shot.width if shot.width else 1.0  # viewport px per screenshot px
+    if bbox is not None and bbox.width >= 2 and bbox.height >= 2:  # the crop at the screenshot's scale
+        want = (max(1, round(bbox.width / k)), max(1, round(bbox.height / k)))
+        if abs(want[0] - cr.width) > 0.1 * want[0] or abs(want[1] - cr.height) > 0.1 * want[1]:
+            cr = cr.resize(want, Image.BILINEAR)
+    f = 2 if min(cr.width, cr.height) >= 24 else 1  # downscale for speed, never below 12 px
+    if f > 1:
+        shot = shot.reduce(f)
+        cr = cr.reduce(f)
+    if cr.width < 3 or cr.height < 3:
+        raise _NoMatch(f"crop too small ({cr.width}x{cr.height})")
+    if cr.width > shot.width or cr.height > shot.height:
+        raise _NoMatch("crop larger than the screenshot")
+    s = np.asarray(shot, dtype=np.float64)
+    c = np.asarray(cr, dtype=np.float64)
+    if float(c.std()) < 3.0:
+        raise _NoMatch("crop is flat (one colour): nothing to match")
+    return _ncc(s, c), {"f": f, "k": k, "w": c.shape[1], "h": c.shape[0]}
+
+
+def _to_view(geo: dict, r: int, c: int) -> tuple[float, float]:
+    return ((c + geo["w"] / 2) * geo["f"] * geo["k"], (r + geo["h"] / 2) * geo["f"] * geo["k"])
+
+
+def _ncc_near(ncc: np.ndarray, geo: dict, center: tuple[float, float], radius: int = 3) -> float:
+    """The best correlation with the crop centred within a few px of a viewport point."""
+    c = center[0] / (geo["f"] * geo["k"]) - geo["w"] / 2
+    r = center[1] / (geo["f"] * geo["k"]) - geo["h"] / 2
+    r0, c0 = int(round(r)), int(round(c))
+    rs = slice(max(0, r0 - radius), max(0, min(ncc.shape[0], r0 + radius + 1)))
+    cs = slice(max(0, c0 - radius), max(0, min(ncc.shape[1], c0 + radius + 1)))
+    win = ncc[rs, cs]
+    return float(win.max()) if win.size else 0.0
+
+
+def _peaks(ncc: np.ndarray, geo: dict, n: int = 40) -> list[tuple[float, float, float]]:
+    """The best matches above APPEAR_MIN, at least half the crop apart: (score, x, y), x/y the
+    match centre in viewport px, best first."""
+    m = ncc.copy()
+    rd = max(1, min(geo["w"], geo["h"]) // 2)
+    out = []
+    for _ in range(n):
+        i = int(m.argmax())
+        v = float(m.flat[i])
+        if v < APPEAR_MIN:
+            break
+        r, c = divmod(i, m.shape[1])
+        out.append((v, *_to_view(geo, r, c)))
+        m[max(0, r - rd):r + rd + 1, max(0, c - rd):c + rd + 1] = -2.0
+    return out
+
+
+# --------------------------------------------------------------------------- fuzzy
+
+def _fuzzy_base(action: Action, d: dict) -> float:
+    """How well a candidate's words match the recorded target and the description (no position)."""
     t = action.target
     strong = []  # phrases that name the element
     if t:
         strong += [x for x in (t.name, t.text, t.label, (t.attributes or {}).get("placeholder"),
                                (t.attributes or {}).get("aria-label")) if x]
     desc = action.parameters.description or ""
-    strong += _quoted(desc)
-    strong = [s.strip().lower() for s in strong if s and len(s.strip()) <= 120]
+    strong += quoted_phrases(desc)
+    strong = [n for n in (norm_name(s) for s in strong if s and len(s.strip()) <= 120) if n]
     fields = _fields(d)
     if not fields:
         return 0.0
@@ -118,6 +789,8 @@ def fuzzy_score(action: Action, d: dict, viewport: tuple[int, int]) -> float:
         for f in fields:
             if q == f:
                 best = max(best, 100.0)
+            elif name_match(q, f):
+                best = max(best, 98.0)
             else:
                 r = fuzz.ratio(q, f)
                 # a short field fully inside a longer query/phrase or vice versa
@@ -125,7 +798,7 @@ def fuzzy_score(action: Action, d: dict, viewport: tuple[int, int]) -> float:
                     r = max(r, 70 + 25 * min(len(q), len(f)) / max(len(q), len(f)))
                 best = max(best, r)
     if desc:
-        d_low = desc.lower()
+        d_low = norm_name(desc)
         for f in fields:
             if len(f) < 2:
                 continue
@@ -133,6 +806,8 @@ def fuzzy_score(action: Action, d: dict, viewport: tuple[int, int]) -> float:
             if len(f) >= 3 and re.search(r"\b" + re.escape(f) + r"\b", d_low):
                 r = max(r, 72 + min(18, len(f)))
             best = max(best, r)
+    if best < FUZZY_TEXT_MIN:  # bonuses rank matches, they do not make a match of unrelated words
+        return 0.0
     score = best
     if t and t.role and d.get("role") == t.role:
         score += 6
@@ -140,42 +815,52 @@ def fuzzy_score(action: Action, d: dict, viewport: tuple[int, int]) -> float:
         score += 4
     elif action.type in ("Click", "Hover"):
         score -= 6
-    score += 8 * (1 - _dist(action, d, viewport) * 2)
+    return score
+
+
+def fuzzy_score(action: Action, d: dict, viewport: tuple[int, int]) -> float:
+    """How well a candidate matches the recorded target and the description (~0-118)."""
+    score = _fuzzy_base(action, d) + 8 * (1 - _dist(action, d, viewport) * 2)
     return max(0.0, score)  # not clamped at 100: bonuses must still rank two exact matches
 
 
-async def ground(page: Any, action: Action, viewport: tuple[int, int], *, llm: LlmGrounder | None = None,
-                 timeout_ms: int = 3000) -> Grounded:
-    g = Grounding()
-    t = action.target
+# --------------------------------------------------------------------------- the ladder
 
-    async def rung(name: str, locators: list[Any], detail: str) -> Grounded | None:
-        handles: list[Any] = []
-        for loc in locators:
-            try:
-                handles += await loc.element_handles()
-            except Exception:
-                continue
-        h, descs, amb = await _pick(action, handles, viewport)
-        g.tried.append(RungAttempt(rung=name, matches=len(descs), detail=detail))
-        if h is None:
-            return None
-        g.rung, g.ambiguous = name, amb
-        g.element = _cand(descs[0])
-        g.alternatives = [_cand(d) for d in descs[1:4]]
-        return Grounded(h, g)
+async def ground(page: Any, action: Action, viewport: tuple[int, int], *, llm: LlmGrounder | None = None,
+                 timeout_ms: int = 3000, crop: Any = None, screenshot: Any = None) -> Grounded:
+    """Find the element ``action`` means on ``page``.
+
+    ``crop``: the recorded target as it looked (PIL image or PNG bytes); ``screenshot``: the page's
+    viewport now (PNG bytes or PIL image). Both optional; without them the appearance rung is skipped.
+    """
+    L = _Ladder(page, action, viewport, crop, screenshot)
+    t = L.t
+    a = (t.attributes or {}) if t else {}
 
     if t and t.role and t.name:
-        r = await rung("role_name", [page.get_by_role(t.role, name=t.name, exact=True)], f"{t.role} {t.name!r}")
+        r = await L.exact("role_name", [page.get_by_role(t.role, name=t.name, exact=True)], f"{t.role} {t.name!r}")
         if r:
             return r
+        if norm_name(t.name):
+            role, nm = t.role, t.name
+            fields = ("name", "text", "label", "sub")
+
+            def by_role(d: dict) -> int:
+                if d.get("role") != role:
+                    return 0
+                at = d.get("attributes") or {}
+                return max([name_match(nm, d.get(k)) for k in fields]
+                           + [name_match(nm, at.get(k)) for k in ("aria-label", "title", "value")])
+
+            r = await L.normalised("role_name_norm", f"{role} {nm!r}", by_role)
+            if r:
+                return r
     if t and t.text and len(t.text) <= 80 and action.type != "Type":
-        r = await rung("text", [page.get_by_text(t.text, exact=True)], repr(t.text))
+        r = await L.exact("text", [page.get_by_text(t.text, exact=True)], repr(t.text))
         if r:
             return r
+    locs, what = [], []
     if t:
-        a = t.attributes or {}
-        locs, what = [], []
         if a.get("placeholder"):
             locs.append(page.get_by_placeholder(a["placeholder"], exact=True)); what.append("placeholder")
         if t.label:
@@ -186,39 +871,40 @@ async def ground(page: Any, action: Action, viewport: tuple[int, int], *, llm: L
             locs.append(page.get_by_title(a["title"], exact=True)); what.append("title")
         if a.get("alt"):
             locs.append(page.get_by_alt_text(a["alt"], exact=True)); what.append("alt")
-        if locs:
-            r = await rung("attribute", locs, ",".join(what))
+    if locs:
+        r = await L.exact("attribute", locs, ",".join(what))
+        if r:
+            return r
+    if t and action.type != "Type":
+        want = t.text or t.name
+        if want and norm_name(want):
+            def by_text(d: dict) -> int:
+                return max(name_match(want, d.get(k)) for k in ("name", "text", "own_text"))
+
+            r = await L.normalised("text_norm", repr(want[:80]), by_text, include_extra=False)
             if r:
                 return r
-    # fuzzy over every visible candidate
-    try:
-        arr = await page.evaluate_handle(CANDIDATES_JS)
-        descs = await (await arr.get_property("1")).json_value()
-        els = await arr.get_property("0")
-    except Exception as e:
-        g.tried.append(RungAttempt(rung="fuzzy", matches=0, detail=f"page error: {str(e)[:80]}"))
-        return Grounded(None, g)
-    scored = sorted(
-        ((fuzzy_score(action, d, viewport), i, d) for i, d in enumerate(descs) if _fits(action, d)),
-        key=lambda x: -x[0],
-    )
-    good = [s for s in scored if s[0] >= FUZZY_MIN]
-    g.tried.append(RungAttempt(rung="fuzzy", matches=len(good),
-                               detail=f"best {scored[0][0]:.0f}" if scored else "no candidates"))
-    if good:
-        best, idx, d = good[0]
-        g.rung = "fuzzy"
-        g.ambiguous = len(good) > 1 and good[1][0] >= best - AMBIGUOUS_MARGIN and good[1][2].get("name") != d.get("name")
-        g.element = _cand(d, best)
-        g.alternatives = [_cand(x[2], x[0]) for x in good[1:4]]
-        return Grounded(await els.get_property(str(idx)), g)
-    if llm is not None:
-        cands = [d for d in descs if d.get("clickable") or d.get("editable")][:200]
-        idx, detail = await llm(page, action, cands)
-        g.tried.append(RungAttempt(rung="llm", matches=int(idx is not None), detail=detail[:200]))
-        if idx is not None and 0 <= idx < len(cands):
-            real = descs.index(cands[idx])
-            g.rung = "llm"
-            g.element = _cand(cands[idx])
-            return Grounded(await els.get_property(str(real)), g)
-    return Grounded(None, g)
+    wants = [v for v in (a.get("placeholder"), t.label, a.get("aria-label"), a.get("title"), a.get("alt"))
+             if v and norm_name(v)] if t else []
+    if wants:
+        def by_attr(d: dict) -> int:
+            at = d.get("attributes") or {}
+            have = [at.get(k) for k in ("placeholder", "aria-label", "title", "alt")] + [d.get("label")]
+            if d.get("extra") or not (d.get("text") or "").strip():  # named only by attributes
+                have += [d.get("name"), d.get("sub")]
+            return max((name_match(w, h) for w in wants for h in have if h), default=0)
+
+        r = await L.normalised("attribute_norm", ",".join(what) or "attributes", by_attr)
+        if r:
+            return r
+    if t and t.bbox and action.type in NEEDS_TARGET:
+        r = await L.position()
+        if r:
+            return r
+    if crop is not None and screenshot is not None and action.type in NEEDS_TARGET:
+        r = await L.appearance()
+        if r:
+            return r
+    if L.deferred is not None:
+        return L.deferred("kept: the position and appearance rungs found nothing better")
+    return await L.fuzzy(llm)

@@ -13,16 +13,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from ..browser.core import new_context
+from ..browser.core import new_context, off_origin
 from ..browser.dom import ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import PageBundle, host
 from ..browser.settle import RequestTracker, settle, screenshot
+from ..browser.view import read_view
 from ..errors import InfraError
 from ..protocols import Protocol
-from ..records import Action, AssertionResult, StepResult, Task
+from ..records import Action, AssertionResult, Evidence, EvidenceResult, ProbeResult, StepResult, Task
 from .act import execute
+from .change import required as change_required
 from .checks import evaluate_all
+from .evidence import decides, judge_change, judge_texts, judge_typed
 from .ground import NEEDS_TARGET, LlmGrounder, ground
+from .view import View
 
 #: (action, screenshot before, screenshot after) -> (passed or None if not judged, raw reply)
 AssertionJudge = Callable[[Action, bytes, bytes], Awaitable[tuple[bool | None, str]]]
@@ -48,6 +52,7 @@ class Replay:
     blocked: dict[str, int] = field(default_factory=dict)
     events: dict[str, int] = field(default_factory=dict)
     url: str = ""
+    probes: list[ProbeResult] = field(default_factory=list)
 
 
 class _Guard:
@@ -134,52 +139,52 @@ async def replay(
     assertion_judge: AssertionJudge | None = None,
     seed: int = 1,
     on_shot: Callable[[int, Path], None] | None = None,
+    inferred: dict[int, Evidence] | None = None,
 ) -> Replay:
+    """Replay ``task`` on the page, then its probes (each in a fresh context) when the protocol uses them.
+
+    ``inferred``: evidence for steps that carry none (tasks of the official layout), made by the caller
+    from the checkpoints.
+    """
     limits = limits or Limits()
     shots_dir.mkdir(parents=True, exist_ok=True)
-    vp = task.viewport
     steps: list[StepResult] = []
     shots: dict[int, Path] = {}
     out = Replay(steps=steps, shots=shots)
+    extra = task.recording_details.model_extra or {}
+    page_seed = int(extra.get("seed") or seed)
     with host(bundle, task.assets_dir) as (url, origins):
         out.url = url
-        try:
-            extra = task.recording_details.model_extra or {}
-            ctx, net = await new_context(browser, vp, allowed_origins=origins, seed=int(extra.get("seed") or seed),
-                                         freeze_time=extra.get("freeze_time"))
-        except Exception as e:
-            raise InfraError(f"cannot open a browser context: {_short(e)}") from None
-        try:
-            page = await ctx.new_page()
-            guard = _Guard(ctx, page, limits)
-            tracker = RequestTracker(page)
-            try:
-                await asyncio.wait_for(
-                    _run(page, task, url, shots_dir, protocol, limits, guard, tracker, steps, shots,
-                         llm_grounder, assertion_judge, on_shot),
-                    timeout=limits.page_s,
-                )
-            except asyncio.TimeoutError:
-                out.page_error = f"the page exceeded its time limit of {limits.page_s:.0f}s"
-            except _PageFailure as e:
-                out.page_error = str(e)
-            except InfraError:
-                raise
-            except Exception as e:
-                if _browser_dead(browser):
-                    raise InfraError(f"the browser died: {_short(e)}") from None
-                out.page_error = f"page failed: {_short(e)}"
-            if guard.too_many:
-                out.page_error = guard.too_many
-            elif guard.crashed:
-                out.page_error = guard.crashed
-            out.events = dict(guard.events)
-            out.blocked = dict(net.blocked)
-        finally:
-            try:
-                await asyncio.wait_for(ctx.close(), timeout=15)
-            except Exception:
-                pass
+        run = _Trajectory(task, task.action_sequence, url, origins, shots_dir, protocol, limits, llm_grounder,
+                          assertion_judge, on_shot, inferred or {}, shots, prefix="")
+        err, events, blocked = await _in_context(browser, task, origins, page_seed, extra, limits, run, steps)
+        out.page_error = err
+        out.events, out.blocked = events, blocked
+        lead = _lead(steps)
+        if protocol.probes and task.probes and err is None:
+            for probe in task.probes:
+                pr = ProbeResult(name=probe.name, guards=probe.guards, mirrors=probe.mirrors,
+                                 steps_total=len(probe.actions))
+                out.probes.append(pr)
+                if lead < probe.guards:
+                    pr.skipped = f"the main trajectory stopped before step {probe.guards}, which this probe guards"
+                    pr.passed = True
+                    continue
+                pdir = shots_dir / f"probe_{_safe(probe.name)}"
+                pdir.mkdir(parents=True, exist_ok=True)
+                prun = _Trajectory(task, probe.actions, url, origins, pdir, protocol, limits, llm_grounder,
+                                   assertion_judge, None, {}, {}, prefix=f"probe {probe.name}: ")
+                perr, pev, pbl = await _in_context(browser, task, origins, page_seed, extra, limits, prun, pr.steps)
+                for k, v in pev.items():
+                    out.events[f"probe_{k}"] = out.events.get(f"probe_{k}", 0) + v
+                for h, n in pbl.items():
+                    out.blocked[h] = out.blocked.get(h, 0) + n
+                pr.steps_passed = _lead(pr.steps)
+                pr.passed = pr.steps_passed == len(probe.actions) and perr is None
+                pr.error = perr
+                if not pr.passed:
+                    pr.cap = (pr.steps_passed if probe.mirrors else probe.guards - 1)
+                    pr.cap = max(pr.cap, probe.guards - 1)
         # whatever the steps recorded, a browser that died under them makes this run ours to redo
         for _ in range(3):
             if _browser_dead(browser):
@@ -193,95 +198,277 @@ async def replay(
     return out
 
 
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[:40] or "probe"
+
+
+def _lead(steps: list[StepResult]) -> int:
+    n = 0
+    for s in steps:
+        if not s.passed:
+            break
+        n += 1
+    return n
+
+
+async def _in_context(browser: Any, task: Task, origins: set[str], seed: int, extra: dict, limits: Limits,
+                      run: "_Trajectory", steps: list[StepResult]) -> tuple[str | None, dict[str, int], dict[str, int]]:
+    """Run one trajectory in a fresh context; returns (page error, events, blocked requests)."""
+    try:
+        ctx, net = await new_context(browser, task.viewport, allowed_origins=origins, seed=seed,
+                                     freeze_time=extra.get("freeze_time"))
+    except Exception as e:
+        raise InfraError(f"cannot open a browser context: {_short(e)}") from None
+    err: str | None = None
+    events: dict[str, int] = {}
+    try:
+        page = await ctx.new_page()
+        guard = _Guard(ctx, page, limits)
+        tracker = RequestTracker(page)
+        run.bind(page, guard, tracker, steps)
+        try:
+            await asyncio.wait_for(run.run(), timeout=limits.page_s)
+        except asyncio.TimeoutError:
+            err = f"{run.prefix}the page exceeded its time limit of {limits.page_s:.0f}s"
+        except _PageFailure as e:
+            err = f"{run.prefix}{e}"
+        except InfraError:
+            raise
+        except Exception as e:
+            if _browser_dead(browser):
+                raise InfraError(f"the browser died: {_short(e)}") from None
+            err = f"{run.prefix}page failed: {_short(e)}"
+        if guard.too_many:
+            err = f"{run.prefix}{guard.too_many}"
+        elif guard.crashed:
+            err = f"{run.prefix}{guard.crashed}"
+        events = dict(guard.events)
+        if run.left_origin:
+            events["left_origin"] = run.left_origin
+        blocked = dict(net.blocked)
+    finally:
+        try:
+            await asyncio.wait_for(ctx.close(), timeout=15)
+        except Exception:
+            pass
+    return err, events, blocked
+
+
 class _PageFailure(Exception):
     pass
 
 
-async def _run(page: Any, task: Task, url: str, shots_dir: Path, protocol: Protocol, limits: Limits, guard: _Guard,
-               tracker: RequestTracker, steps: list[StepResult], shots: dict[int, Path],
-               llm_grounder: LlmGrounder | None, assertion_judge: AssertionJudge | None,
-               on_shot: Callable[[int, Path], None] | None = None) -> None:
-    vp = task.viewport
-    try:
-        resp = await page.goto(url, wait_until="load", timeout=limits.load_s * 1000)
-    except Exception as e:
-        msg = _short(e)
-        if "Timeout" in msg:
-            # a page that never fires load may still show something: go on with what is there
-            pass
-        else:
-            raise _PageFailure(f"the page did not load: {msg}") from None
-    else:
-        if resp is not None and resp.status >= 400:
-            raise _PageFailure(f"the page did not load: HTTP {resp.status}")
+class _Trajectory:
+    """One trajectory (the task's, or a probe's) on one page: ground -> act -> settle -> shot -> judge."""
 
-    async def wait_after(first: bool) -> dict:
-        if protocol.settle_by_condition:
-            rep = await settle(page, tracker, quiet_ms=limits.settle_quiet_ms, timeout_ms=limits.settle_timeout_ms)
+    def __init__(self, task: Task, actions: list[Action], url: str, origins: set[str], shots_dir: Path,
+                 protocol: Protocol, limits: Limits, llm_grounder: LlmGrounder | None,
+                 assertion_judge: AssertionJudge | None, on_shot: Callable[[int, Path], None] | None,
+                 inferred: dict[int, Evidence], shots: dict[int, Path], prefix: str):
+        self.task, self.actions, self.url, self.origins = task, actions, url, origins
+        self.shots_dir, self.protocol, self.limits = shots_dir, protocol, limits
+        self.llm_grounder, self.assertion_judge, self.on_shot = llm_grounder, assertion_judge, on_shot
+        self.inferred, self.shots, self.prefix = inferred, shots, prefix
+        self.left_origin = 0
+        self.anchor: View | None = None
+
+    def bind(self, page: Any, guard: _Guard, tracker: RequestTracker, steps: list[StepResult]) -> None:
+        self.page, self.guard, self.tracker, self.steps = page, guard, tracker, steps
+
+    async def wait_after(self, first: bool) -> dict:
+        if self.protocol.settle_by_condition:
+            rep = await settle(self.page, self.tracker, quiet_ms=self.limits.settle_quiet_ms,
+                               timeout_ms=self.limits.settle_timeout_ms)
             return rep.as_dict()
         await asyncio.sleep(1.0 if first else 0.5)
         return {"waited_ms": 1000 if first else 500}
 
-    async def shot(i: int) -> bytes:
-        p = shots_dir / f"step_{i}.png"
+    async def where(self) -> str | None:
+        """The URL when the page has left its own origin (counted), else None."""
+        away = await off_origin(self.page, self.origins)
+        if away is not None:
+            self.left_origin += 1
+        return away
+
+    async def shot(self, i: int) -> bytes:
+        p = self.shots_dir / f"step_{i}.png"
         try:
-            data = await screenshot(page, str(p), timeout_ms=int(min(limits.action_s, 15) * 1000))
+            data = await screenshot(self.page, str(p), timeout_ms=int(min(self.limits.action_s, 15) * 1000))
         except Exception as e:
-            if guard.crashed:
-                raise _PageFailure(guard.crashed) from None
+            if self.guard.crashed:
+                raise _PageFailure(self.guard.crashed) from None
             raise _PageFailure(f"cannot take a screenshot: {_short(e)}") from None
-        shots[i] = p
-        if on_shot is not None:
-            on_shot(i, p)
+        self.shots[i] = p
+        if self.on_shot is not None:
+            self.on_shot(i, p)
         return data
 
-    await wait_after(True)
-    before = await shot(0)
-    for i, action in enumerate(task.action_sequence, start=1):
-        if guard.too_many:
-            raise _PageFailure(guard.too_many)
-        if guard.crashed:
-            raise _PageFailure(guard.crashed)
-        t0 = time.monotonic()
-        res = StepResult(index=i, type=action.type, description=action.description)
-        handle, note = None, None
+    async def view(self) -> View:
         try:
-            handle, note = await asyncio.wait_for(
-                _step(page, action, res, vp, protocol, limits, llm_grounder), timeout=limits.action_s)
+            return View.from_js(await asyncio.wait_for(read_view(self.page, timeout_s=self.limits.action_s),
+                                                       timeout=self.limits.action_s + 2))
         except asyncio.TimeoutError:
-            res.executed = False
-            res.error = f"the action exceeded its time limit of {limits.action_s:.0f}s"
-        if res.executed:
-            res.settle = await wait_after(False)
-            if note:
-                res.settle["note"] = note
-            after = await shot(i)
-            res.screenshot = f"step_{i}.png"
+            raise _PageFailure("the page stopped answering") from None
+        except Exception as e:
+            raise _PageFailure(f"the page stopped answering: {_short(e)}") from None
+
+    async def run(self) -> None:
+        page, limits = self.page, self.limits
+        try:
+            resp = await page.goto(self.url, wait_until="load", timeout=limits.load_s * 1000)
+        except Exception as e:
+            msg = _short(e)
+            if "Timeout" not in msg:  # a page that never fires load may still show something: go on
+                raise _PageFailure(f"the page did not load: {msg}") from None
+        else:
+            if resp is not None and resp.status >= 400:
+                raise _PageFailure(f"the page did not load: HTTP {resp.status}")
+        await self.wait_after(True)
+        away = await self.where()
+        before_png = await self.shot(0)
+        before_view = await self.view() if self.protocol.assertions == "evidence" else None
+        self.anchor = before_view  # the screen after the last asserted step (see evidence.judge_text)
+        if away:
+            raise _PageFailure(f"the page left its origin before the first action: {away[:120]}")
+        for i, action in enumerate(self.actions, start=1):
+            if self.guard.too_many:
+                raise _PageFailure(self.guard.too_many)
+            if self.guard.crashed:
+                raise _PageFailure(self.guard.crashed)
+            t0 = time.monotonic()
+            res = StepResult(index=i, type=action.type, description=action.description)
+            handle = None
+            note = None
+            crop = self._crop(i) if self.prefix == "" else None
             try:
-                state = await asyncio.wait_for(page.evaluate(STATE_JS), timeout=limits.action_s)
-            except Exception as e:
-                raise _PageFailure(f"the page stopped answering: {_short(e)}") from None
-            acted = await _acted_state(handle)
-            if action.logical_assertion:
-                if protocol.assertions == "checks":
-                    results = evaluate_all(action.checks, state, acted)
-                    res.assertion = AssertionResult(
-                        text=action.logical_assertion, method="checks", checks=results,
-                        passed=all(r.passed for r in results))
-                elif assertion_judge is not None:
-                    verdict, raw = await assertion_judge(action, before, after)
-                    res.assertion = AssertionResult(text=action.logical_assertion, method="mllm",
-                                                    passed=verdict, raw=raw)
+                handle, note = await asyncio.wait_for(
+                    _step(page, action, res, self.task.viewport, self.protocol, limits, self.llm_grounder,
+                          crop=crop, screenshot_png=before_png),
+                    timeout=limits.action_s)
+            except asyncio.TimeoutError:
+                res.executed = False
+                res.error = f"the action exceeded its time limit of {limits.action_s:.0f}s"
+            if res.executed:
+                res.settle = await self.wait_after(False)
+                if note:
+                    res.settle["note"] = note
+                away = await self.where()
+                after_png = await self.shot(i)
+                res.screenshot = f"step_{i}.png"
+                if away or (away := await self.where()):  # again right before the checks read the page
+                    res.error = f"the page left its origin: {away[:160]}"
+                    res.passed = False
+                    res.duration_s = round(time.monotonic() - t0, 3)
+                    self.steps.append(res)
+                    break
+                state: dict = {}
+                if action.checks or action.info or self.protocol.assertions != "evidence":
+                    try:
+                        state = await asyncio.wait_for(page.evaluate(STATE_JS), timeout=limits.action_s)
+                    except Exception as e:
+                        raise _PageFailure(f"the page stopped answering: {_short(e)}") from None
+                acted = await _acted_state(handle)
+                after_view = await self.view() if self.protocol.assertions == "evidence" else None
+                if self.protocol.assertions == "evidence":
+                    await self._judge_evidence(i, action, res, state, acted, handle, before_view, after_view,  # type: ignore[arg-type]
+                                               before_png, after_png)
+                elif action.logical_assertion:
+                    if self.assertion_judge is None:
+                        raise InfraError("the protocol needs an assertion judge and none was configured")
+                    verdict, raw = await self.assertion_judge(action, before_png, after_png)
+                    if verdict is None:  # never a pass, never the page's failure: ours, retried
+                        raise InfraError(f"{self.prefix}step {i}: the assertion judge gave no readable verdict ({raw[:120]!r})")
+                    res.assertion = AssertionResult(text=action.logical_assertion, method="mllm", passed=verdict, raw=raw)
+                    res.passed = verdict
                 else:
-                    raise InfraError("the protocol needs an assertion judge and none was configured")
-            elif action.checks:
-                res.info_checks = evaluate_all(action.checks, state, acted)
-            before = after
-        res.passed = res.executed and (res.assertion is None or res.assertion.passed is not False)
-        res.duration_s = round(time.monotonic() - t0, 3)
-        steps.append(res)
-        if not res.passed:
-            break
+                    res.passed = True
+                if action.info:
+                    res.info_checks = evaluate_all(action.info, state, acted, after_view)
+                before_png, before_view = after_png, after_view
+                if action.logical_assertion:
+                    self.anchor = after_view
+            else:
+                res.passed = False
+            res.duration_s = round(time.monotonic() - t0, 3)
+            self.steps.append(res)
+            if not res.passed:
+                break
+
+    def _crop(self, i: int) -> Any:
+        """The recorded target's picture for the appearance rung (``targets/step_<i>.png``), if any."""
+        try:
+            p = self.task.dir / "targets" / f"step_{i}.png"
+        except RuntimeError:
+            return None
+        if not p.is_file() or p.is_symlink() or p.stat().st_size > 2_000_000:
+            return None
+        try:
+            from PIL import Image
+
+            with Image.open(p) as im:
+                return im.convert("RGB")
+        except Exception:
+            return None
+
+    async def _judge_evidence(self, i: int, action: Action, res: StepResult, state: dict, acted: dict | None,
+                              handle: Any, before_view: View, after_view: View, before_png: bytes,
+                              after_png: bytes) -> None:
+        asserted = bool(action.logical_assertion)
+        ev = action.evidence if action.evidence is not None else self.inferred.get(i)
+        items: list[EvidenceResult] = []
+        checks = evaluate_all(action.checks, state, acted, after_view) if action.checks else []
+        for c in checks:
+            items.append(EvidenceResult(kind="check", passed=c.passed, text=_check_text(c.check), source="author",
+                                        detail=c.detail))
+        if ev is not None:
+            # An asserted step is decided by what its assertion quotes and by texts it mentions in words;
+            # other texts that changed with it decide only when it quotes nothing seen on screen (see
+            # evidence.decides). What a typed text must produce (its echo) is required on any step.
+            quoted = [t.text for t in ev.texts if t.source in ("assertion", "ocr")]
+            for t, r in zip(ev.texts, judge_texts(ev.texts, before_view, after_view, self.anchor)):
+                r.required = r.source == "echo" or (asserted and decides(t, action.logical_assertion, quoted))
+                items.append(r)
+            if ev.change is not None and not ev.change_unstable and change_required(ev.change, asserted, action.type):
+                # the visual change decides where nothing else does (no author check, no text that decides);
+                # otherwise it is shown for information (the texts already say what changed)
+                worded = bool(checks) or any(r.required and r.kind != "typed" for r in items)
+                r = judge_change(ev.change, before_png, after_png)
+                r.required = not worded
+                items.append(r)
+        if action.type == "Type" and not await _is_password(handle):
+            typed = judge_typed(action.parameters.text, after_view)
+            if typed is not None:
+                items.append(typed)
+        res.evidence = items
+        decisive = [r for r in items if r.required]
+        if asserted and not any(r.kind != "typed" for r in decisive):
+            # never pass an assertion on execution alone
+            res.passed = False
+            res.error = "the assertion has no evidence to judge it by (the task records none)"
+            res.assertion = AssertionResult(text=action.logical_assertion, method="evidence", passed=None, checks=checks)
+            return
+        ok = all(r.passed for r in decisive)
+        res.passed = ok
+        if asserted:
+            res.assertion = AssertionResult(text=action.logical_assertion, method="evidence", passed=ok, checks=checks)
+        if not ok:
+            bad = next(r for r in decisive if not r.passed)
+            res.error = res.error or (bad.detail or f"{bad.kind} failed")
+
+
+def _check_text(c: Any) -> str:
+    d = c.model_dump(exclude={"kind"}, exclude_none=True)
+    return f"{c.kind} " + " ".join(f"{k}={v!r}" for k, v in d.items())
+
+
+async def _is_password(handle: Any) -> bool:
+    if handle is None:
+        return False
+    try:
+        return bool(await asyncio.wait_for(handle.evaluate(
+            "(e) => (e.getAttribute && (e.getAttribute('type') || '').toLowerCase() === 'password')"), timeout=3))
+    except Exception:
+        return False
 
 
 async def _acted_state(handle: Any | None) -> dict | None:
@@ -294,11 +481,13 @@ async def _acted_state(handle: Any | None) -> dict | None:
 
 
 async def _step(page: Any, action: Action, res: StepResult, vp: tuple[int, int], protocol: Protocol,
-                limits: Limits, llm_grounder: LlmGrounder | None) -> tuple[Any | None, str | None]:
+                limits: Limits, llm_grounder: LlmGrounder | None, *, crop: Any = None,
+                screenshot_png: bytes | None = None) -> tuple[Any | None, str | None]:
     """Ground and execute one action; returns the acted-on element and a note."""
     handle = None
     if action.type in NEEDS_TARGET:
-        g = await ground(page, action, vp, llm=llm_grounder if protocol.llm_grounding else None)
+        g = await ground(page, action, vp, llm=llm_grounder if protocol.llm_grounding else None,
+                         crop=crop, screenshot=screenshot_png)
         res.grounding = g.grounding
         handle = g.handle
         if handle is None:

@@ -17,11 +17,13 @@ from typing import Any
 from PIL import Image
 
 from ..browser.host import PageBundle
-from ..errors import ComponentMissing, InfraError
+from ..errors import ComponentMissing, InfraError, TaskError
 from ..models.base import GenerationOptions
 from ..protocols import Protocol
-from ..records import Task, TaskResult, VisualScores
+from ..records import Evidence, Task, TaskResult, TextEvidence, VisualScores
+from .evidence import change_of, empty_change
 from .replay import Limits, replay
+from .view import quoted_phrases
 
 
 _OCR_SLOTS = threading.BoundedSemaphore(max(1, os.cpu_count() or 1))
@@ -124,6 +126,62 @@ class JudgeComponents:
         return vs
 
 
+def infer_evidence(task: Task, ocr: Any) -> tuple[dict[int, Evidence], str | None]:
+    """Evidence for steps that carry none (the official layout), from the task's own checkpoints.
+
+    Where the checkpoints before and after a step differ, that change is the evidence; the phrases an
+    assertion quotes are classified by OCR of the two checkpoints (appeared, disappeared, stayed).
+    Returns (evidence by step, a refusal reason when an asserted step would be left with none).
+    """
+    from ..judge.evidence import decisive
+    from ..judge.view import _Stream, tokens as _tokens
+
+    out: dict[int, Evidence] = {}
+    ocr_cache: dict[int, _Stream] = {}
+
+    def read(k: int) -> _Stream | None:
+        if k not in ocr_cache:
+            p = task.checkpoint(k)
+            if ocr is None or not p.is_file():
+                return None
+            try:
+                with Image.open(p) as im:
+                    ocr_cache[k] = _Stream(_tokens(ocr.read_text(im.convert("RGB"))))
+            except (OSError, ValueError) as e:
+                raise TaskError(f"{p}: unreadable checkpoint ({e.__class__.__name__})") from None
+        return ocr_cache[k]
+
+    for i, a in enumerate(task.action_sequence, start=1):
+        if a.evidence is not None:
+            continue
+        ev = Evidence()
+        cp0, cp1 = task.checkpoint(i - 1), task.checkpoint(i)
+        if cp0.is_file() and cp1.is_file():
+            try:
+                ch = change_of(str(cp0), str(cp1))
+            except (OSError, ValueError) as e:
+                raise TaskError(f"{cp1}: unreadable checkpoint ({e.__class__.__name__})") from None
+            if not empty_change(ch):
+                ev.change = ch
+        if a.logical_assertion:
+            for q in quoted_phrases(a.logical_assertion):
+                b_s, a_s = read(i - 1), read(i)
+                if b_s is None or a_s is None:
+                    break
+                key = "".join(_tokens(q))
+                nb, na = b_s.count(key), a_s.count(key)
+                kind = "appears" if na > nb else "disappears" if na < nb else "visible" if na else None
+                if kind:
+                    ev.texts.append(TextEvidence(kind=kind, text=q, source="ocr", before=nb, after=na))  # type: ignore[arg-type]
+                else:
+                    ev.notes.append(f"quoted {q!r} not read by OCR on the checkpoints")
+        out[i] = ev
+        if a.logical_assertion and not decisive(a, ev):
+            return out, (f"offline@2 cannot judge step {i} of task {task.id}: its checkpoints show no visible change "
+                         "and its assertion quotes no text seen on them; judge it with --protocol iwr-bench")
+    return out, None
+
+
 async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Path, protocol: Protocol,
                      components: JudgeComponents) -> TaskResult:
     """Replay ``task`` on the page and score it (raises InfraError when our side failed)."""
@@ -143,11 +201,21 @@ async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Pa
     for cp in [0] + [i for i, a in enumerate(task.action_sequence, 1) if a.visual_evaluation_flag]:
         if task.checkpoint(cp).is_file():
             prewarm(cp, task.checkpoint(cp))
+    inferred: dict[int, Evidence] = {}
+    if protocol.assertions == "evidence":
+        inferred, refusal = await asyncio.to_thread(infer_evidence, task, components.ocr)
+        if refusal:
+            await asyncio.gather(*warm, return_exceptions=True)
+            return TaskResult(model="", task_id=task.id, status="task_error", protocol=protocol.id,
+                              steps_total=len(task.action_sequence), tags=task.tags, error=refusal)
     rep = await replay(browser, task, bundle, shots_dir, protocol, limits=components.limits,
-                       llm_grounder=llm_grounder, assertion_judge=assertion_judge, on_shot=prewarm)
+                       llm_grounder=llm_grounder, assertion_judge=assertion_judge, on_shot=prewarm,
+                       inferred=inferred)
     await asyncio.gather(*warm, return_exceptions=True)
     steps = rep.steps
-    pairs = protocol.visual_pairs(task, steps)
+    caps = [p.cap for p in rep.probes if p.cap is not None]
+    cap = min(caps) if caps else None
+    pairs = protocol.visual_pairs(task, steps, cap)
     visuals: list[VisualScores] = []
     for cp, idx in pairs:
         gt = task.checkpoint(cp)
@@ -161,7 +229,8 @@ async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Pa
         if cp == 0:
             continue
         steps[cp - 1].visual = vs
-    scores = protocol.task_scores(steps, len(task.action_sequence), visuals)
+    scores = protocol.task_scores(steps, len(task.action_sequence), visuals, cap)
+    _, lead_main = protocol.ifs(steps, len(task.action_sequence))
     initial = next((v for v in visuals if v.checkpoint == 0), None)
     return TaskResult(
         model="", task_id=task.id, status="page_error" if rep.page_error else "ok", protocol=protocol.id,
@@ -170,6 +239,7 @@ async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Pa
         steps_total=len(task.action_sequence), steps_passed=scores["steps_passed"], initial=initial,
         steps=steps, tags=task.tags, error=rep.page_error, blocked_requests=sum(rep.blocked.values()),
         blocked_hosts=sorted(rep.blocked)[:20],
+        steps_passed_main=lead_main if rep.probes else None, probes=rep.probes, page_events=dict(rep.events),
     )
 
 

@@ -1,23 +1,30 @@
 """Baseline models that need no API: they bound what the judge's numbers mean.
 
-- ``oracle``: the task's own source site (must score IFS 100; proves the judge and the task)
+- ``oracle``: the task's own source site, served from the recipe it was recorded from (bundled,
+  or given with ``recipes=`` / ``--oracle-recipes``; never from the task folder); must score
+  IFS 100, which proves the judge and the task
 - ``blank``: an empty page (must score near 0)
 - ``screenshot``: a static picture of the first video frame (how much a picture alone earns)
 - ``slideshow``: the video's frames, advancing on any click, key or wheel (how far pixels can
   be gamed; see the README)
-- ``replay:DIR``: pre-made pages, ``DIR/<task_id>/`` served as the web root
+- ``replay:DIR``: pre-made pages, ``DIR/<task_id>/`` served as the web root. The folder is
+  copied into the run folder without following symlinks out of it (a link leaving it, a loop
+  or a folder over ``iwrbench.limits``' page-folder caps is a ``generation_error`` for that unit)
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
+import os
 import shutil
 import time
 from pathlib import Path
 from typing import Any
 
-from ..errors import ModelError, TaskError
+from .. import limits
+from ..errors import IwrError, ModelError, TaskError
 from ..records import GenerationInfo, Task
 from .base import Generation, GenerationOptions, PageBundle
 
@@ -69,17 +76,32 @@ class BlankModel(_Baseline):
 
 
 class OracleModel(_Baseline):
+    """The source site of each task, from its recipe: the bundled suites' recipes, and ``recipes``
+    (folders of recipes or recipe files, looked at first) for tasks recorded elsewhere."""
+
     name = "oracle"
+
+    def __init__(self, recipes: Any = None, **_: Any):
+        self.recipes = [Path(r) for r in ([recipes] if isinstance(recipes, (str, Path)) else recipes or [])]
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        if self.recipes:
+            d["recipes"] = [str(p.expanduser().resolve()) for p in self.recipes]
+        return d
 
     async def generate(self, task: Task, out_dir: Path, options: GenerationOptions) -> Generation:
         from ..tasks.oracle import oracle_bundle, oracle_description
 
+        def resolve() -> tuple[Any, dict]:
+            return oracle_bundle(task, self.recipes), oracle_description(task, self.recipes)
+
         try:
-            bundle = oracle_bundle(task)
-        except TaskError as e:
+            bundle, desc = await asyncio.to_thread(resolve)
+        except IwrError as e:
             return Generation("generation_error", None, GenerationInfo(), error=f"oracle: {e}")
         out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / "ORACLE.json").write_text(json.dumps(oracle_description(task), indent=1))
+        (out_dir / "ORACLE.json").write_text(json.dumps(desc, indent=1))
         entry = (bundle.root / bundle.entry.split("?")[0].split("#")[0]) if not bundle.url else None
         if entry is not None and entry.is_file() and entry.stat().st_size < 2_000_000:
             shutil.copy2(entry, out_dir / "index.html")
@@ -144,14 +166,102 @@ class ReplayModel(_Baseline):
 
     async def generate(self, task: Task, out_dir: Path, options: GenerationOptions) -> Generation:
         src = self.dir / task.id
-        if not (src / "index.html").is_file():
+        if not os.path.lexists(src):
             return Generation("generation_error", None, GenerationInfo(),
                               error=f"replay: no {task.id}/index.html in {self.dir}")
         t0 = time.monotonic()
-        if out_dir.exists():
+        if out_dir.is_symlink() or out_dir.is_file():
+            out_dir.unlink()
+        elif out_dir.exists():
             shutil.rmtree(out_dir)
-        shutil.copytree(src, out_dir)
+        try:
+            await asyncio.to_thread(copy_page_folder, src, out_dir)
+        except PageFolderError as e:
+            shutil.rmtree(out_dir, ignore_errors=True)
+            return Generation("generation_error", None, GenerationInfo(), error=f"replay: {e}")
+        if not (out_dir / "index.html").is_file():
+            return Generation("generation_error", None, GenerationInfo(),
+                              error=f"replay: no {task.id}/index.html in {self.dir}")
         return Generation("ok", PageBundle(root=out_dir), GenerationInfo(duration_s=time.monotonic() - t0))
 
 
-__all__ = ["BlankModel", "OracleModel", "ScreenshotModel", "SlideshowModel", "ReplayModel", "video_frames"]
+class PageFolderError(Exception):
+    """A page folder that cannot be copied as it is (one line, naming the file)."""
+
+
+def _within(real: str, root: str) -> bool:
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def copy_page_folder(src: Path, dst: Path) -> None:
+    """Copy the page folder ``src`` to ``dst`` without following a symlink out of it.
+
+    A link to a file inside is copied as the file; a link to a folder inside is kept as a
+    relative link (the page server checks every path it serves stays inside); a link leaving
+    ``src``, a dangling link or a loop raises ``PageFolderError`` naming the link, as do more
+    than ``MAX_PAGE_FILES`` entries, a file over ``MAX_PAGE_FILE_BYTES`` or a folder over
+    ``MAX_PAGE_BYTES`` or ``MAX_PAGE_DEPTH``. Anything not a file, folder or link is left out.
+    """
+
+    def real(p: Path) -> str:
+        try:
+            return os.path.realpath(p, strict=True)
+        except OSError as e:
+            import errno
+
+            what = "a symlink loop" if e.errno == errno.ELOOP else ("a broken symlink" if os.path.islink(p) else
+                                                                      (e.strerror or "unreadable"))
+            raise PageFolderError(f"{p}: {what}; refused") from None
+        except (RuntimeError, ValueError) as e:
+            raise PageFolderError(f"{p}: cannot resolve ({str(e).splitlines()[0][:80]}); refused") from None
+
+    root = real(src)
+    if not os.path.isdir(root):
+        raise PageFolderError(f"{src}: not a folder")
+    count = 0
+    total = 0
+
+    def copy_file(from_path: str, to: Path, shown: Path) -> None:
+        nonlocal total
+        size = os.stat(from_path).st_size
+        if size > limits.MAX_PAGE_FILE_BYTES:
+            raise PageFolderError(f"{shown}: {size} bytes (max {limits.MAX_PAGE_FILE_BYTES} per file)")
+        total += size
+        if total > limits.MAX_PAGE_BYTES:
+            raise PageFolderError(f"{src}: more than {limits.MAX_PAGE_BYTES} bytes in all (limit)")
+        shutil.copyfile(from_path, to, follow_symlinks=False)
+
+    try:
+        dst.mkdir(parents=True, exist_ok=True)
+        stack: list[tuple[str, Path, int]] = [(root, dst, 0)]
+        while stack:
+            d, out, depth = stack.pop()
+            if depth > limits.MAX_PAGE_DEPTH:
+                raise PageFolderError(f"{d}: folders nested deeper than {limits.MAX_PAGE_DEPTH} (limit)")
+            with os.scandir(d) as it:
+                entries = sorted(it, key=lambda e: e.name)
+            for ent in entries:
+                count += 1
+                if count > limits.MAX_PAGE_FILES:
+                    raise PageFolderError(f"{src}: more than {limits.MAX_PAGE_FILES} files and folders (limit)")
+                p, q = Path(ent.path), out / ent.name
+                if ent.is_symlink():
+                    target = real(p)
+                    if not _within(target, root):
+                        raise PageFolderError(f"{p}: a symlink pointing outside the page folder (to {target}); refused")
+                    if os.path.isdir(target):
+                        inner = dst / os.path.relpath(target, root)
+                        os.symlink(os.path.relpath(inner, q.parent), q)
+                    elif os.path.isfile(target):
+                        copy_file(target, q, p)
+                elif ent.is_dir(follow_symlinks=False):
+                    q.mkdir()
+                    stack.append((ent.path, q, depth + 1))
+                elif ent.is_file(follow_symlinks=False):
+                    copy_file(ent.path, q, p)
+    except OSError as e:
+        raise PageFolderError(f"{getattr(e, 'filename', None) or src}: cannot copy ({e.strerror or e.__class__.__name__})") from None
+
+
+__all__ = ["BlankModel", "OracleModel", "ScreenshotModel", "SlideshowModel", "ReplayModel", "video_frames",
+           "copy_page_folder", "PageFolderError"]

@@ -154,23 +154,25 @@ async def render_composites(browser: Any, manifest: list[dict], assets_dir: Path
         return []
     sheets = [manifest[i:i + PER_SHEET] for i in range(0, len(manifest), PER_SHEET)]
     written: list[Path] = []
-    ctx = await browser.new_context(viewport={"width": COLS * (TILE + 10) + 16, "height": 600}, device_scale_factor=1)
-    try:
-        page = await ctx.new_page()
-        for k, files in enumerate(sheets, start=1):
-            sheet = assets_dir / f".sheet{k}.html"
-            sheet.write_text(_sheet_html(files))
-            try:
-                with StaticServer({"/": assets_dir}) as srv:
+    from ..browser.core import new_context  # contained like every page: the browser resolves no host itself
+
+    with StaticServer({"/": assets_dir}) as srv:
+        ctx, _ = await new_context(browser, (COLS * (TILE + 10) + 16, 600), allowed_origins={srv.origin})
+        try:
+            page = await ctx.new_page()
+            for k, files in enumerate(sheets, start=1):
+                sheet = assets_dir / f".sheet{k}.html"
+                sheet.write_text(_sheet_html(files))
+                try:
                     await page.goto(srv.url(sheet.name), wait_until="load", timeout=30000)
                     await page.evaluate("() => Promise.all(Array.from(document.images).map(i => i.decode().catch(() => null)))")
                     path = out_dir / f"stitched_image_{k}.png"
                     await page.locator("#sheet").screenshot(path=str(path), animations="disabled")
                     written.append(path)
-            finally:
-                sheet.unlink(missing_ok=True)
-    finally:
-        await ctx.close()
+                finally:
+                    sheet.unlink(missing_ok=True)
+        finally:
+            await ctx.close()
     return written
 
 

@@ -1,4 +1,9 @@
-"""The recipe: the input of ``iwr record`` (YAML; see CONTRACTS.md)."""
+"""The recipe: the input of ``iwr record`` (YAML; see CONTRACTS.md).
+
+Recipes are read with a safe YAML loader that refuses aliases (``*name``, and so ``<<: *name``
+merges): a few hundred bytes of nested aliases would otherwise expand into gigabytes. A recipe
+is also held to ``iwrbench.limits`` (file size, nesting, number of actions, text lengths).
+"""
 
 from __future__ import annotations
 
@@ -8,8 +13,29 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from .. import limits
 from ..errors import RecipeError
 from ..records import ACTION_TYPES, Check, Classification
+
+
+class _AliasRefused(yaml.YAMLError):
+    def __init__(self, line: int, anchor: str):
+        super().__init__(f"line {line}: YAML aliases (*{anchor}) are not allowed in recipes")
+        self.line = line
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses every alias (no billion-laughs expansion)."""
+
+    def compose_node(self, parent, index):  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            ev = self.peek_event()
+            raise _AliasRefused(ev.start_mark.line + 1, ev.anchor)
+        return super().compose_node(parent, index)
+
+
+def _yaml_load(raw: str) -> Any:
+    return yaml.load(raw, Loader=_NoAliasLoader)  # noqa: S506 - a SafeLoader subclass
 
 
 class _Strict(BaseModel):
@@ -93,6 +119,30 @@ class RecipeAction(_Strict):
         return self
 
 
+class RecipeProbe(_Strict):
+    """A second trajectory recorded on the source and replayed by the judge after the main one.
+
+    ``replace``: the main actions again with other typed text (keys: texts typed in the recipe; values:
+    what the probe types instead) — probe step j mirrors main step j. ``actions``: a trajectory of its
+    own (e.g. another order); ``guards`` names the first main step whose credit depends on it.
+    """
+
+    name: str | None = None
+    replace: dict[str, str] | None = None
+    actions: list[RecipeAction] | None = None
+    guards: int | None = Field(None, ge=1)
+
+    @model_validator(mode="after")
+    def _one(self) -> "RecipeProbe":
+        if (self.replace is None) == (self.actions is None):
+            raise ValueError("a probe needs exactly one of 'replace' (same actions, other text) or 'actions'")
+        if self.actions is not None and self.guards is None:
+            raise ValueError("a probe with its own 'actions' needs 'guards' (the first main step it protects)")
+        if self.replace is not None and not self.replace:
+            raise ValueError("'replace' needs at least one text to replace")
+        return self
+
+
 class Recipe(_Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
     title: str | None = None
@@ -103,6 +153,19 @@ class Recipe(_Strict):
     seed: int = 1
     freeze_time: str | None = None  # ISO time the page clock starts at (optional)
     actions: list[RecipeAction] = Field(min_length=1)
+    #: None: one automatic probe when the recipe types text; []: no probe
+    probes: list[RecipeProbe] | None = None
+
+    @model_validator(mode="after")
+    def _probes_fit(self) -> "Recipe":
+        typed = {a.text for a in self.actions if a.type == "Type" and a.text}
+        for k, p in enumerate(self.probes or []):
+            for old in (p.replace or {}):
+                if old not in typed:
+                    raise ValueError(f"probes[{k}].replace: {old!r} is not a text this recipe types")
+            if p.guards is not None and p.guards > len(self.actions):
+                raise ValueError(f"probes[{k}].guards: {p.guards} is past the last action ({len(self.actions)})")
+        return self
 
     #: the folder the recipe was read from (relative paths resolve against it)
     base_dir: Path = Field(default=Path("."), exclude=True)
@@ -113,8 +176,8 @@ class Recipe(_Strict):
 def _yaml_line(raw: str, loc: tuple) -> int | None:
     """Best effort: the line of the YAML node at a pydantic error location."""
     try:
-        node = yaml.compose(raw)
-    except yaml.YAMLError:
+        node = yaml.compose(raw, Loader=_NoAliasLoader)
+    except (yaml.YAMLError, RecursionError, ValueError):
         return None
     line = None
     for key in loc:
@@ -138,22 +201,39 @@ def _yaml_line(raw: str, loc: tuple) -> int | None:
 def load_recipe(path: str | Path) -> Recipe:
     path = Path(path)
     try:
-        raw = path.read_text(encoding="utf-8")
+        size = path.stat().st_size
+        if size > limits.MAX_RECIPE_BYTES:
+            raise RecipeError(f"{path}: {size} bytes, larger than a recipe may be ({limits.MAX_RECIPE_BYTES})")
+        raw = path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         raise RecipeError(f"{path}: no such recipe file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise RecipeError(f"{path}: cannot read recipe ({e.__class__.__name__}: {e})") from None
+    except UnicodeDecodeError:
+        raise RecipeError(f"{path}: cannot read recipe (not UTF-8 text)") from None
+    except OSError as e:
+        raise RecipeError(f"{path}: cannot read recipe ({e.__class__.__name__}: {e.strerror or e})") from None
     try:
-        data = yaml.safe_load(raw)
+        data = _yaml_load(raw)
+        limits.check_json_shape(data)
+    except _AliasRefused as e:
+        raise RecipeError(f"{path}: {e}") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         raise RecipeError(f"{path}:{where}: invalid YAML: {problem}") from None
+    except RecursionError:
+        raise RecipeError(f"{path}: invalid YAML: nested too deeply") from None
+    except limits.LimitError as e:
+        raise RecipeError(f"{path}: {e}") from None
+    except ValueError as e:  # e.g. an integer of thousands of digits
+        why = "an integer with too many digits" if "digits" in str(e) else (str(e).splitlines() or ["bad value"])[0][:120]
+        raise RecipeError(f"{path}: invalid YAML: {why}") from None
     if not isinstance(data, dict):
         raise RecipeError(f"{path}: a recipe must be a YAML mapping with id, source and actions")
     try:
         recipe = Recipe.model_validate(data)
+    except RecursionError:
+        raise RecipeError(f"{path}: nested too deeply") from None
     except ValidationError as e:
         err = e.errors()[0]
         loc = tuple(x for x in err["loc"] if not (isinstance(x, str) and x[0].isupper() and "[" in x))
@@ -162,6 +242,22 @@ def load_recipe(path: str | Path) -> Recipe:
         where = f" line {line}" if line else ""
         msg = err["msg"].removeprefix("Value error, ")
         raise RecipeError(f"{path}:{where}: field '{field}': {msg}") from None
+    try:
+        limits.check_action_texts(recipe.actions, _recipe_text, prefix="actions")
+        for k, probe in enumerate(getattr(recipe, "probes", None) or []):
+            limits.check_action_texts(getattr(probe, "actions", None) or [], _recipe_text, prefix=f"probes.{k}.actions")
+            for old_text, new_text in (getattr(probe, "replace", None) or {}).items():
+                limits.check_text(new_text, f"probes.{k}.replace")
+        limits.check_text(recipe.id, "id", limits.MAX_ID_CHARS)
+    except limits.LimitError as e:
+        field = str(e).split("'")[1] if "'" in str(e) else ""
+        loc = tuple(int(x) if x.isdigit() else x for x in field.split(".")) if field else ()
+        line = _yaml_line(raw, loc)
+        raise RecipeError(f"{path}:{f' line {line}' if line else ''}: {e}") from None
     recipe.base_dir = path.resolve().parent
     recipe.source_file = path.resolve()
     return recipe
+
+
+def _recipe_text(a: RecipeAction, name: str) -> Any:
+    return getattr(a, name, None)

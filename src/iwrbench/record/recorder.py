@@ -1,9 +1,13 @@
 """``iwr record``: run a recipe on its source site and write a complete task folder.
 
-Two passes: the first records the video, assets, checkpoints, targets and checks; the second
-replays the recipe quickly and derives the checks again. Only checks that both passes agree
-on are kept, so randomness or clocks cannot make a task fail its own oracle. Everything is
-written into a temporary folder beside the destination and renamed at the end.
+Pass 1 records the video, assets, checkpoints, targets (with a crop of each) and what a person sees
+before and after every action; from that, each step's *evidence* (see ``iwrbench.judge.evidence``):
+the assertion's quoted phrases and the texts that appeared or disappeared, and where the screen
+changed. Pass 2 replays the recipe with another random seed: evidence that does not hold there too is
+dropped, because it depends on chance (or the clock) and no model could know it from the video.
+Probes (other typed text, or a trajectory of the recipe's own) are recorded the same way, twice.
+An asserted step left without any evidence is an error: the recipe must say what to check.
+Everything is written into a temporary folder beside the destination and renamed at the end.
 """
 
 from __future__ import annotations
@@ -25,13 +29,18 @@ from ..browser.core import launch_browser, new_context
 from ..browser.dom import DESCRIBE_JS, ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import PageBundle, host
 from ..browser.settle import RequestTracker, settle, screenshot
+from ..browser.view import read_view
 from ..errors import RecordError
-from ..judge.checks import derive_checks, evaluate_all
+from ..judge.checks import derive_info, evaluate_all
+from ..judge.evidence import change_agrees, change_of, decisive, derive_texts, empty_change, judge_text
+from ..judge.view import View, contains_phrase
 from ..records import (
     SCHEMA_VERSION,
     Action,
     ActionParameters,
     BBox,
+    Evidence,
+    Probe,
     RecordingDetails,
     SourceSpec,
     Target,
@@ -39,7 +48,7 @@ from ..records import (
 )
 from ..sources import cache_root, fetch_npm, pypi_env
 from .assets import AssetSniffer, render_composites, write_assets
-from .recipe import Recipe, RecipeAction
+from .recipe import Recipe, RecipeAction, RecipeProbe
 from .video import Timeline, encode
 
 FPS = 10
@@ -51,6 +60,10 @@ MOVE_STEPS = 10
 TYPE_DELAY_MS = 35
 SETTLE_TIMEOUT_MS = 8000
 NAV_TIMEOUT_MS = 30000
+#: pass 2 (and the second recording of a probe) runs with the recipe's seed plus this
+OTHER_SEED = 7919
+#: a target larger than this share of the viewport gets no crop (it would match anywhere)
+MAX_CROP_SHARE = 0.25
 
 Progress = Callable[[str], None]
 
@@ -117,7 +130,7 @@ def resolve_source(recipe: Recipe) -> ResolvedSource:
 @dataclass
 class StepRecord:
     target: Target | None = None
-    checks: list = field(default_factory=list)
+    info: list = field(default_factory=list)
     settled: dict = field(default_factory=dict)
     duration_s: float = 0.0
 
@@ -125,6 +138,11 @@ class StepRecord:
 @dataclass
 class PassResult:
     steps: list[StepRecord]
+    #: what a person sees: index 0 = the initial state, i = after action i (same for shots)
+    views: list[View] = field(default_factory=list)
+    shots: list[bytes] = field(default_factory=list)
+    #: the screen just before action i, pointer already on its target (hover effects are not the action's)
+    pre: dict[int, bytes] = field(default_factory=dict)
     frames: list[tuple[float, bytes]] = field(default_factory=list)
     timeline: Timeline = field(default_factory=Timeline)
     t0: float = 0.0
@@ -132,6 +150,7 @@ class PassResult:
     assets: list = field(default_factory=list)
     blocked: dict = field(default_factory=dict)
     url: str = ""
+    seed: int = 1
 
 
 async def _locate(page: Any, i: int, sel: str) -> Any:
@@ -204,6 +223,10 @@ async def _state(page: Any) -> dict:
     return await page.evaluate(STATE_JS)
 
 
+async def _view(page: Any) -> View:
+    return View.from_js(await read_view(page))
+
+
 async def _acted_state(el: Any) -> dict | None:
     if el is None:
         return None
@@ -250,21 +273,32 @@ async def _do(page: Any, i: int, a: RecipeAction, el: Any, tl: Timeline, viewpor
         await el.click()
         if a.clear:
             await el.fill("")
-        if full:
-            await el.press_sequentially(a.text or "", delay=TYPE_DELAY_MS)
-        else:
-            await el.fill(a.text or "") if a.clear else await el.press_sequentially(a.text or "")
+        # key by key, as a person types (apps may listen to key events, not only to `input`)
+        await el.press_sequentially(a.text or "", delay=TYPE_DELAY_MS if full else 0)
 
 
-async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, *, full: bool, tmp: Path | None,
-                    progress: Progress | None) -> PassResult:
+async def _crop(el: Any, path: Path, vp: tuple[int, int], box: dict) -> None:
+    """A picture of the target as it looked when acted on (for the judge's appearance rung)."""
+    if not box or box["width"] < 2 or box["height"] < 2:
+        return
+    if box["width"] * box["height"] > MAX_CROP_SHARE * vp[0] * vp[1]:
+        return
+    if box["x"] < 0 or box["y"] < 0 or box["x"] + box["width"] > vp[0] or box["y"] + box["height"] > vp[1]:
+        return
+    try:
+        await el.screenshot(path=str(path), animations="disabled", caret="hide", timeout=3000)
+    except Exception:
+        pass
+
+
+async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: list[RecipeAction], *, full: bool,
+                    tmp: Path | None, progress: Progress | None, seed: int, label: str = "") -> PassResult:
     vp = (recipe.viewport.width, recipe.viewport.height)
     steps: list[StepRecord] = []
-    res = PassResult(steps=steps)
+    res = PassResult(steps=steps, seed=seed)
     with host(src.bundle) as (url, origins):
         res.url = url
-        ctx, net = await new_context(browser, vp, allowed_origins=origins, seed=recipe.seed,
-                                     freeze_time=recipe.freeze_time)
+        ctx, net = await new_context(browser, vp, allowed_origins=origins, seed=seed, freeze_time=recipe.freeze_time)
         try:
             page = await ctx.new_page()
             tracker = RequestTracker(page)
@@ -293,18 +327,19 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, *, full: 
                                                         "maxHeight": vp[1], "everyNthFrame": 1})
             rep = await settle(page, tracker, timeout_ms=SETTLE_TIMEOUT_MS)
             if not rep.settled:
-                raise RecordError(f"step 0: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s ({rep.what})")
+                raise RecordError(f"{label}step 0: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s ({rep.what})")
+            res.shots.append(await screenshot(page, str(tmp / "checkpoints" / "step_0.png") if full and tmp else None))
+            res.views.append(await _view(page))
             if full and tmp is not None:
-                await screenshot(page, str(tmp / "checkpoints" / "step_0.png"))
                 await _dom(page, tmp, 0)
                 res.timeline.moves.append((time.time(), vp[0] * 0.5, vp[1] * 0.62))
                 await page.mouse.move(vp[0] * 0.5, vp[1] * 0.62)
                 await asyncio.sleep(HOLD_START_S)
-            n = len(recipe.actions)
-            for i, a in enumerate(recipe.actions, start=1):
+            n = len(actions)
+            for i, a in enumerate(actions, start=1):
                 t_step = time.monotonic()
                 if progress:
-                    progress(f"step {i}/{n}: {a.type} {a.description[:60]}")
+                    progress(f"{label}step {i}/{n}: {a.type} {a.description[:60]}")
                 el = await _locate(page, i, a.target) if a.target else None
                 target = None
                 if el is not None:
@@ -319,35 +354,41 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, *, full: 
                                     label=desc.get("label"), attributes=desc.get("attributes") or {},
                                     bbox=BBox(**b) if b else None, editable=bool(desc.get("editable")),
                                     selector=a.target)
+                    if full and tmp is not None:
+                        (tmp / "targets").mkdir(exist_ok=True)
+                        await _crop(el, tmp / "targets" / f"step_{i}.png", vp, b)
                 before = await _state(page)
                 acted_before = await _acted_state(el)
+                if el is not None and a.type in ("Click", "Type", "Select"):
+                    box = await el.bounding_box()
+                    if box is not None:
+                        await _move(page, res.timeline, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), full)
+                        await asyncio.sleep(0.05)
+                        res.pre[i] = await screenshot(page)
                 try:
                     await _do(page, i, a, el, res.timeline, vp, full)
                 except RecordError:
                     raise
                 except Exception as e:
                     msg = str(e).strip().splitlines()[0] if str(e).strip() else e.__class__.__name__
-                    raise RecordError(f"step {i}: {a.type} failed: {msg}") from None
+                    raise RecordError(f"{label}step {i}: {a.type} failed: {msg}") from None
                 rep = await settle(page, tracker, timeout_ms=SETTLE_TIMEOUT_MS)
                 if not rep.settled:
-                    raise RecordError(f"step {i}: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s "
+                    raise RecordError(f"{label}step {i}: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s "
                                       f"after the action ({rep.what})")
                 after = await _state(page)
                 acted_after = await _acted_state(el)
-                if a.checks is not None:
-                    checks = list(a.checks)
-                else:
-                    checks = derive_checks(before, after, acted_before, acted_after, target.name if target else None)
-                # keep only checks that hold right now, judged the way the judge will judge them
-                checks = [r.check for r in evaluate_all(checks, after, acted_after) if r.passed or a.checks is not None]
-                if a.checks is not None:
-                    bad = [r for r in evaluate_all(checks, after, acted_after) if not r.passed]
+                res.shots.append(await screenshot(page, str(tmp / "checkpoints" / f"step_{i}.png") if full and tmp else None))
+                view = await _view(page)
+                res.views.append(view)
+                if a.checks is not None:  # an author's checks must hold on the source, read as the judge reads them
+                    bad = [r for r in evaluate_all(list(a.checks), after, acted_after, view) if not r.passed]
                     if bad:
-                        raise RecordError(f"step {i}: reviewed check {bad[0].check.kind} does not hold: {bad[0].detail}")
-                steps.append(StepRecord(target=target, checks=checks, settled=rep.as_dict(),
+                        raise RecordError(f"{label}step {i}: reviewed check {bad[0].check.kind} does not hold: {bad[0].detail}")
+                info = derive_info(before, after, acted_before, acted_after, target.name if target else None)
+                steps.append(StepRecord(target=target, info=info, settled=rep.as_dict(),
                                         duration_s=time.monotonic() - t_step))
                 if full and tmp is not None:
-                    await screenshot(page, str(tmp / "checkpoints" / f"step_{i}.png"))
                     await _dom(page, tmp, i)
                     await asyncio.sleep(HOLD_STEP_S)
             if full:
@@ -374,11 +415,156 @@ async def _dom(page: Any, tmp: Path, i: int) -> None:
     (d / f"step_{i}.html.gz").write_bytes(gzip.compress(html.encode("utf-8"), mtime=0))
 
 
-# --------------------------------------------------------------------------- public
+# --------------------------------------------------------------------------- evidence
 
 
 def _check_key(c: Any) -> str:
     return c.model_dump_json()
+
+
+def step_evidence(i: int, ra: RecipeAction, first: PassResult, others: list[PassResult], *,
+                  with_change: bool = True, typed: list[str] | None = None) -> Evidence:
+    """Evidence for step ``i`` from pass 1, kept where every other pass (another seed) agrees."""
+    d = derive_texts(first.views[i - 1], first.views[i], ra.assertion, action_type=ra.type, typed=typed or [])
+    notes = list(d.notes)
+    texts = []
+    for t in d.texts:
+        failing = [o for o in others if not judge_text(t, o.views[i - 1], o.views[i]).passed]
+        if failing:
+            notes.append(f"dropped {t.kind} {t.text!r}: not so with seed {failing[0].seed}")
+        else:
+            texts.append(t)
+    ev = Evidence(texts=texts, notes=notes)
+    if with_change:
+        ch = change_of(first.pre.get(i, first.shots[i - 1]), first.shots[i])
+        if not empty_change(ch):
+            ev.change = ch
+            for o in others:
+                if not change_agrees(ch, change_of(o.pre.get(i, o.shots[i - 1]), o.shots[i])):
+                    ev.change_unstable = True
+                    notes.append(f"the visual change differs with seed {o.seed}: not required")
+                    break
+    return ev
+
+
+# --------------------------------------------------------------------------- probes
+
+
+def other_text(s: str, salt: str = "") -> str:
+    """Another text of the same shape: letters to other letters, digits to other digits.
+
+    Deterministic, so a task records the same probe every time; punctuation, spaces and @ stay, so an
+    e-mail stays an e-mail and a number stays a number.
+    """
+    import hashlib
+    import random
+
+    rnd = random.Random(hashlib.sha256((salt + "\0" + s).encode()).digest())
+    lower = "abcdefghijklmnopqrstuvwxyz"
+    perm = list(lower)
+    while True:
+        rnd.shuffle(perm)
+        if all(a != b for a, b in zip(lower, perm)):
+            break
+    m = dict(zip(lower, perm))
+    shift = rnd.randint(1, 9)
+    out = []
+    for ch in s:
+        if ch in m:
+            out.append(m[ch])
+        elif ch.lower() in m:
+            out.append(m[ch.lower()].upper())
+        elif ch.isdigit() and ch.isascii():
+            out.append(str((int(ch) + shift) % 10))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+@dataclass
+class ProbePlan:
+    name: str
+    kind: str  # text | recipe
+    guards: int
+    mirrors: bool
+    replace: dict[str, str]
+    actions: list[RecipeAction]
+
+
+def _substitute(s: str | None, replace: dict[str, str]) -> str | None:
+    if s is None:
+        return None
+    for old in sorted(replace, key=len, reverse=True):
+        s = s.replace(old, replace[old])
+    return s
+
+
+def plan_probes(recipe: Recipe) -> list[ProbePlan]:
+    specs: list[RecipeProbe] = list(recipe.probes) if recipe.probes is not None else []
+    auto = recipe.probes is None
+    if auto:
+        typed = [a.text for a in recipe.actions if a.type == "Type" and a.text and a.text.strip()]
+        if typed:
+            specs = [RecipeProbe(name="other-text", replace={t: other_text(t, recipe.id) for t in dict.fromkeys(typed)})]
+    plans = []
+    for k, sp in enumerate(specs, start=1):
+        if sp.replace is not None:
+            acts = []
+            first = None
+            for j, a in enumerate(recipe.actions, start=1):
+                b = a.model_copy()
+                if a.type == "Type" and a.text in sp.replace:
+                    b.text = sp.replace[a.text]
+                    first = first or j
+                b.assertion = _substitute(a.assertion, sp.replace)
+                if a.checks is not None:
+                    b.checks = [c.model_validate_json(_substitute(c.model_dump_json(), sp.replace) or "") for c in a.checks]
+                acts.append(b)
+            plans.append(ProbePlan(sp.name or f"probe-{k}", "text" if auto else "recipe", first or 1, True,
+                                   dict(sp.replace), acts))
+        else:
+            plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
+                                   list(sp.actions or [])))
+    return plans
+
+
+def _probe_actions(plan: ProbePlan, a_pass: PassResult, b_pass: PassResult | None,
+                   main: list[Action]) -> tuple[list[Action], list[str]]:
+    notes = []
+    out: list[Action] = []
+    others = [b_pass] if b_pass is not None else []
+    typed: list[str] = []
+    for j, ra in enumerate(plan.actions, start=1):
+        if ra.type == "Type" and ra.text:
+            typed.append(ra.text)
+        ev = step_evidence(j, ra, a_pass, others, with_change=plan.kind == "recipe", typed=typed)
+        if plan.kind == "text":
+            # an automatic probe only asks for what the new input must produce: the text echoed back
+            echo, seen = [], set()
+            for t in ev.texts:
+                if t.source == "echo" or (t.source == "assertion" and t.kind == "appears"
+                                          and any(contains_phrase(t.text, new) for new in plan.replace.values())):
+                    if t.text not in seen:
+                        seen.add(t.text)
+                        echo.append(t.model_copy(update={"source": "echo"}))
+            ev.texts = echo
+            ev.notes = []
+        target = main[j - 1].target if plan.mirrors and j <= len(main) else a_pass.steps[j - 1].target
+        params = ActionParameters(description=ra.description, text=ra.text, key=ra.key, direction=ra.direction,
+                                  scroll_page=ra.amount if ra.type == "Scroll" else None, value=ra.value)
+        # an automatic probe asks only for the echo of its text (no assertion of its own to decide)
+        out.append(Action(type=ra.type, parameters=params, logical_assertion=ra.assertion if plan.kind == "recipe" else None,
+                          target=target, checks=list(ra.checks or []), evidence=ev))
+    if plan.kind == "text":
+        last = max((j for j, a in enumerate(out, 1) if a.evidence and a.evidence.texts), default=0)
+        if last == 0:
+            notes.append(f"probe {plan.name}: the source shows none of the other text typed; probe dropped")
+            return [], notes
+        out = out[:last]
+    return out, notes
+
+
+# --------------------------------------------------------------------------- public
 
 
 async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None = None, passes: int = 2,
@@ -392,18 +578,44 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
     src = resolve_source(recipe)
     t_start = time.monotonic()
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    warnings: list[str] = []
     try:
         (tmp / "checkpoints").mkdir()
         (tmp / "reference").mkdir()
+        plans = plan_probes(recipe)
+        probe_passes: list[tuple[ProbePlan, PassResult, PassResult | None]] = []
         async with async_playwright() as pw:
             browser = await launch_browser(pw)
             try:
-                first = await _run_pass(browser, recipe, src, full=True, tmp=tmp, progress=progress)
-                others = []
+                first = await _run_pass(browser, recipe, src, recipe.actions, full=True, tmp=tmp, progress=progress,
+                                        seed=recipe.seed)
+                others: list[PassResult] = []
                 for k in range(1, passes):
+                    seed = recipe.seed + OTHER_SEED * k
                     if progress:
-                        progress(f"pass {k + 1}/{passes}: checking which checks are stable")
-                    others.append(await _run_pass(browser, recipe, src, full=False, tmp=None, progress=None))
+                        progress(f"pass {k + 1}/{passes}: replaying with seed {seed} to keep only evidence that does not depend on chance")
+                    try:
+                        others.append(await _run_pass(browser, recipe, src, recipe.actions, full=False, tmp=None,
+                                                      progress=None, seed=seed))
+                    except RecordError as e:
+                        warnings.append(f"pass {k + 1} with seed {seed} failed ({e}); evidence checked with the same seed only")
+                        others.append(await _run_pass(browser, recipe, src, recipe.actions, full=False, tmp=None,
+                                                      progress=None, seed=recipe.seed))
+                for plan in plans:
+                    if progress:
+                        progress(f"probe {plan.name}: recording it on the source")
+                    try:
+                        pa = await _run_pass(browser, recipe, src, plan.actions, full=False, tmp=None, progress=None,
+                                             seed=recipe.seed, label=f"probe {plan.name}: ")
+                        pb = (await _run_pass(browser, recipe, src, plan.actions, full=False, tmp=None, progress=None,
+                                              seed=recipe.seed + OTHER_SEED, label=f"probe {plan.name}: ")
+                              if passes > 1 else None)
+                    except RecordError as e:
+                        if plan.kind == "recipe":
+                            raise
+                        warnings.append(f"probe {plan.name} dropped: {e}")
+                        continue
+                    probe_passes.append((plan, pa, pb))
                 if progress:
                     progress("encoding video and asset composites")
                 manifest = write_assets(first.assets, tmp / "assets", tmp / "reference")
@@ -415,30 +627,40 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
         n_frames, duration = await asyncio.to_thread(
             encode, first.frames, first.t0, first.t1, vp, tmp / "video.mp4", fps=fps, timeline=first.timeline)
         actions: list[Action] = []
-        warnings: list[str] = []
+        typed: list[str] = []
         for i, (ra, st) in enumerate(zip(recipe.actions, first.steps), start=1):
-            checks = st.checks
-            if ra.checks is None:
-                for o in others:
-                    keep = {_check_key(c) for c in o.steps[i - 1].checks}
-                    dropped = [c for c in checks if _check_key(c) not in keep]
-                    if dropped:
-                        warnings.append(f"step {i}: dropped {len(dropped)} check(s) that differed between passes")
-                    checks = [c for c in checks if _check_key(c) in keep]
-            if ra.assertion and not checks:
-                warnings.append(f"step {i}: the assertion has no typed check (nothing measurable changed)")
+            if ra.type == "Type" and ra.text:
+                typed.append(ra.text)
+            info = st.info
+            for o in others:
+                keep = {_check_key(c) for c in o.steps[i - 1].info}
+                info = [c for c in info if _check_key(c) in keep]
+            ev = step_evidence(i, ra, first, others, typed=typed)
             params = ActionParameters(description=ra.description, text=ra.text, key=ra.key, direction=ra.direction,
                                       scroll_page=ra.amount if ra.type == "Scroll" else None, value=ra.value)
-            actions.append(Action(type=ra.type, parameters=params, visual_evaluation_flag=ra.visual,
-                                  checkpoint_screenshot=f"checkpoints/step_{i}.png", logical_assertion=ra.assertion,
-                                  target=st.target, checks=checks))
+            action = Action(type=ra.type, parameters=params, visual_evaluation_flag=ra.visual,
+                            checkpoint_screenshot=f"checkpoints/step_{i}.png", logical_assertion=ra.assertion,
+                            target=st.target, checks=list(ra.checks or []), evidence=ev, info=info)
+            if ra.assertion and not decisive(action, ev):
+                raise RecordError(
+                    f"step {i}: the assertion {ra.assertion!r} has no evidence the judge can check (no quoted phrase "
+                    "on screen, no text appeared or disappeared, no stable visual change); write `checks:` for it, "
+                    "or drop the assertion")
+            actions.append(action)
+        probes: list[Probe] = []
+        for plan, pa, pb in probe_passes:
+            acts, notes = _probe_actions(plan, pa, pb, actions)
+            warnings += notes
+            if acts:
+                probes.append(Probe(name=plan.name, kind=plan.kind, guards=plan.guards, mirrors=plan.mirrors,  # type: ignore[arg-type]
+                                    replace=plan.replace, actions=acts))
         task = Task(id=recipe.id, schema_version=SCHEMA_VERSION, source_website=src.label,
                     classification=recipe.classification,
                     recording_details=RecordingDetails(resolution=f"{vp[0]}x{vp[1]}",
                                                        environment=f"Chromium {version} headless; iwrbench {__version__}",
                                                        fps=fps, duration_s=round(duration, 2),
                                                        seed=recipe.seed, freeze_time=recipe.freeze_time),
-                    action_sequence=actions)
+                    action_sequence=actions, probes=probes)
         ref = tmp / "reference"
         if src.site_dir is not None:
             shutil.copytree(src.site_dir, ref / "site", ignore=shutil.ignore_patterns(".*", "__pycache__"))
@@ -454,6 +676,7 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
             "iwrbench": __version__, "browser": version, "passes": passes, "fps": fps, "frames": n_frames,
             "screencast_frames": len(first.frames), "seconds": round(time.monotonic() - t_start, 2),
             "step_seconds": [round(s.duration_s, 3) for s in first.steps], "warnings": warnings,
+            "seeds": [first.seed] + [o.seed for o in others],
             "blocked_requests": first.blocked, "url": first.url,
         }, indent=1))
         (tmp / "task.json").write_text(task.model_dump_json(indent=1, exclude_none=True))

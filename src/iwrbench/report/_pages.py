@@ -12,7 +12,7 @@ from .. import __version__
 from ..errors import IwrError
 from ..generate.prompt import frame_budget
 from ..models.base import GenerationOptions
-from ..records import Action, Check, StepResult, Task, VisualScores
+from ..records import Action, Check, StepResult, Task, TaskResult, VisualScores
 from ._images import ImageStore
 from ._runs import RunSet, Unit
 from ._style import CSS, JS
@@ -23,12 +23,14 @@ from ._tables import ERROR_STATUSES, SCORE_COLUMNS
 CODE_LIMIT = 200_000
 TAG_TITLES = {"domain": "Final by domain", "visual_complexity": "Final by visual level",
               "interaction_complexity": "Final by interaction level"}
-ERROR_TITLES = {"generation_error": "gen. err", "page_error": "page err", "judge_error": "judge err"}
+ERROR_TITLES = {"generation_error": "gen. err", "page_error": "page err", "judge_error": "judge err",
+                "task_error": "task err"}
 STATUS_TEXT = {
     "ok": "ok",
     "generation_error": "generation error: the model gave no usable page (scored 0)",
     "page_error": "page error: the page failed while it was judged (scored on what ran)",
     "judge_error": "judge error: our side failed (browser crash or timeout); not scored, retried on the next run",
+    "task_error": "task error: the task itself is broken (corrupt checkpoint, a file outside its folder ...); not scored, not retried",
 }
 
 
@@ -107,7 +109,8 @@ def _leaderboard(summary: dict, colours: dict[str, str], first_unit: dict[str, s
     return (f'<div><table id="leaderboard" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
             '<p class="small muted" style="max-width:640px">Tasks = scored tasks (a judge error is ours, so it is listed but not scored). '
             'LVS = low-level visual (OCR and visual similarity), HVS = high-level visual (rubric). '
-            'Errors by status: gen. = generation_error, page = page_error, judge = judge_error. '
+            'Errors by status: gen. = generation_error, page = page_error, judge = judge_error, '
+            'task = task_error (a broken task: listed, not scored). '
             'Also written as leaderboard.md / .csv / .json next to this file.</p></div>')
 
 
@@ -155,7 +158,7 @@ def _matrix(rs: RunSet, models: list[str], hrefs: dict[tuple[str, str], str]) ->
                 cells.append('<td class="n muted" data-v="-1">not run</td>')
                 continue
             r = u.result
-            score = f2(r.final) if r.status != "judge_error" else "-"
+            score = f2(r.final) if r.status not in ("judge_error", "task_error") else "-"
             badge = "" if r.status == "ok" else " " + status_badge(r.status)
             cells.append(f'<td class="n cell" data-v="{r.final if r.final is not None else -1}">'
                          f'<a href="{e(hrefs[(m, tid)])}" title="IFS {f2(r.ifs)} · VFS {f2(r.vfs)} · '
@@ -259,6 +262,21 @@ def _assertion(step: StepResult | None, action: Action | None) -> tuple[str, str
         ev.append("<ul class=\"ev\">" + "".join(
             f"<li><span class=\"{'pass' if c.passed else 'fail'}\">{'✓' if c.passed else '✗'}</span> {e(_check_text(c.check))}"
             + (f" <span class=\"muted\">: {e(c.detail)}</span>" if c.detail else "") + "</li>" for c in a.checks) + "</ul>")
+    if step.evidence:
+        def item(r) -> str:
+            what = {"appears": "appears", "disappears": "disappears", "visible": "on screen", "change": "visual change",
+                    "typed": "typed text visible", "check": "author's check"}.get(r.kind, r.kind)
+            counts = (f" <span class=\"muted\">({r.before}&rarr;{r.after})</span>"
+                      if r.kind in ("appears", "disappears", "visible") and r.before is not None else "")
+            mark = ("✓" if r.passed else "✗")
+            cls = ("pass" if r.passed else "fail") if r.required else "muted"
+            return (f"<li><span class=\"{cls}\">{mark}</span> {e(what)}"
+                    + (f" “{e(r.text)}”" if r.text else "") + counts
+                    + (f" <span class=\"muted\">[{e(r.source)}]</span>" if r.source else "")
+                    + ("" if r.required else " <span class=\"muted\">(information)</span>")
+                    + (f" <span class=\"muted\">: {e(r.detail)}</span>" if r.detail else "") + "</li>")
+
+        ev.append("<ul class=\"ev\">" + "".join(item(r) for r in step.evidence) + "</ul>")
     if a is not None and a.raw:
         ev.append(f"<details class=\"small\"><summary>judge reply</summary><pre>{e(a.raw[:4000])}</pre></details>")
     if step.info_checks:
@@ -302,7 +320,7 @@ def _timeline(unit: Unit, task: Task | None) -> str:
         verdict, evidence = _assertion(s, act)
         if i <= r.steps_passed:
             ifs, cls = '<span class="pass" title="in the leading run of passed steps">counts</span>', "ifs-in"
-        elif i == r.steps_passed + 1 and r.status != "judge_error":
+        elif i == r.steps_passed + 1 and r.status not in ("judge_error", "task_error"):
             ifs, cls = '<span class="fail" title="the first step that did not pass: IFS stops here">stops</span>', "ifs-stop"
         else:
             ifs, cls = '<span class="na">-</span>', ""
@@ -464,6 +482,34 @@ def _generation_line(unit: Unit) -> str:
     return f'<p class="small muted">Generation: {e(" · ".join(parts))}</p>' if parts else ""
 
 
+def _probes(r: TaskResult) -> str:
+    """The probes (the task replayed with other input) and what they allowed of the IFS."""
+    if not r.probes:
+        return ""
+    rows = []
+    for p in r.probes:
+        if p.skipped:
+            verdict = f'<span class="na">skipped</span> <span class="small muted">{e(p.skipped)}</span>'
+        elif p.passed:
+            verdict = '<span class="pass">pass</span>'
+        else:
+            bad = next((s for s in p.steps if not s.passed), None)
+            why = (f"step {bad.index}: {bad.error or 'failed'}" if bad else (p.error or "failed"))
+            verdict = f'<span class="fail">fail</span> <span class="small muted">{e(why)}</span>'
+        cap = "-" if p.cap is None else f"at most {p.cap} leading step(s)"
+        rows.append(f"<tr><td>{e(p.name)}</td><td>{p.guards}</td><td>{p.steps_passed}/{p.steps_total}</td>"
+                    f"<td>{verdict}</td><td>{e(cap)}</td></tr>")
+    main = "" if r.steps_passed_main is None else (
+        f"<p class=\"small\">Main trajectory: {r.steps_passed_main} leading step(s) passed; "
+        f"credited after probes: {r.steps_passed}.</p>")
+    return ('<section id="probes"><h2>Probes (other input)</h2>'
+            '<p class="small muted">After the main trajectory the task is replayed in a fresh page with other input '
+            "(e.g. other text typed). A page that shows the recorded states whatever the input fails here, and the "
+            "IFS counts only the steps the probe allows.</p>"
+            "<table><thead><tr><th>probe</th><th>guards from step</th><th>steps passed</th><th>verdict</th>"
+            f"<th>IFS credit</th></tr></thead><tbody>{''.join(rows)}</tbody></table>{main}</section>")
+
+
 def unit_page(unit: Unit, task: Task | None, store: ImageStore, *, label_dir: str, index_href: str,
               nav: dict[str, str | None], siblings: list[tuple[str, str | None]]) -> str:
     """One (model, task) page; ``nav`` has prev/next hrefs, ``siblings`` the other models on this task."""
@@ -497,6 +543,7 @@ def unit_page(unit: Unit, task: Task | None, store: ImageStore, *, label_dir: st
         f'<section id="timeline-section"><h2>Step timeline</h2>{_timeline(unit, task)}'
         '<p class="small muted">IFS counts the leading steps that executed and passed their assertion; '
         "a green edge marks them, a red edge the step where the count stops.</p></section>"
+        f"{_probes(r)}"
         f'<section id="screens"><h2>Ground truth, judged page and their difference</h2>'
         f"{_screens(unit, task, store, rel_up, label_dir)}</section>"
         f'<section id="inputs"><h2>What the model was sent</h2>{_inputs(unit, task, store, rel_up)}</section>'

@@ -162,8 +162,15 @@ def _load_tasks(spec: RunSpec, task_ids: list[str]) -> tuple[dict[str, Task], st
         return {}, f"the suite could not be loaded ({e}): ground truth is not shown"
     wanted = set(task_ids)
     tasks = [t for t in tasks if t.id in wanted]
-    by_id = {t.id: t for t in tasks}
+    from ..tasks.files import containment_problems
+
+    # the report copies checkpoints, composites and frames: never from outside a task's folder
+    unsafe = {t.id: p[0] for t in tasks if (p := containment_problems(t))}
+    by_id = {t.id: t for t in tasks if t.id not in unsafe}
     note = None
+    if unsafe:
+        why = next(iter(unsafe.values()))
+        return by_id, f"ground truth of task(s) {', '.join(sorted(unsafe))} is not shown ({why})"
     if len(tasks) == len(wanted) and suite_hash(tasks) != spec.suite_hash:
         note = (f"the suite at {spec.suite} changed since the run (hash {suite_hash(tasks)}, run made on "
                 f"{spec.suite_hash}): the ground truth shown may not be what was judged")

@@ -33,7 +33,7 @@ tr.best td{background:#f0fff4}
 .lb-wrap{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}
 .badge{display:inline-block;border-radius:4px;padding:0 6px;font-size:11.5px;font-weight:600;white-space:nowrap}
 .s-ok{background:#dafbe1;color:var(--ok)}.s-generation_error{background:#ffebe9;color:var(--bad)}
-.s-page_error{background:#fff1c2;color:var(--warn)}.s-judge_error{background:#ddf4ff;color:var(--info)}
+.s-page_error{background:#fff1c2;color:var(--warn)}.s-judge_error{background:#ddf4ff;color:var(--info)}.s-task_error{background:#eaeef2;color:var(--muted,#57606a)}
 .pass{color:var(--ok);font-weight:600}.fail{color:var(--bad);font-weight:600}.na{color:var(--muted)}
 .muted{color:var(--muted)}.nw{white-space:nowrap}.small{font-size:12px}
 .charts{display:flex;flex-wrap:wrap;gap:16px}

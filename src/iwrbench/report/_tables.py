@@ -17,7 +17,7 @@ from typing import Any
 SCORE_COLUMNS = (("Final", "final"), ("IFS", "ifs"), ("VFS", "vfs"),
                  ("LVS", "low_level_visual"), ("HVS", "high_level_visual"))
 #: the non-ok statuses, each its own column in CSV and counted in ``errors``
-ERROR_STATUSES = ("generation_error", "page_error", "judge_error")
+ERROR_STATUSES = ("generation_error", "page_error", "judge_error", "task_error")
 
 
 def _f(x: Any) -> str:

@@ -4,6 +4,13 @@ A unit is generated, judged and appended to results.jsonl as one line; a rerun o
 run folder skips every unit that has a line (except judge errors, which are ours and are
 retried). Browser crashes restart the browser and retry the unit; after ``retries`` attempts
 the unit is written as ``judge_error`` and is not scored.
+
+One bad unit never stops a run. Before a unit, the task's files are checked
+(``tasks.files.task_problems``: every file inside the task folder, checkpoints and composites
+decodable, metadata.json readable); a broken task, or a ``TaskError`` raised while its unit is
+generated or judged, makes a ``task_error`` row (not scored, listed under errors, not retried).
+Any other unexpected exception while a unit is generated or judged makes a ``judge_error`` row
+with a one-line message.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import __version__
-from ..errors import InfraError, IwrError
+from ..errors import InfraError, IwrError, TaskError
 from ..judge.replay import Limits
 from ..judge.score import JudgeComponents, judge_unit
 from ..models.base import Generation, GenerationOptions, Model
@@ -40,7 +47,7 @@ class EvalConfig:
     tasks: str | Path
     models: list[str]
     out: str | Path
-    protocol: str = "offline@1"
+    protocol: str = "offline@2"
     workers: int = 1
     executor: str = "local"
     options: GenerationOptions = field(default_factory=GenerationOptions)
@@ -54,6 +61,9 @@ class EvalConfig:
     retries: int = 2
     only: list[str] | None = None
     ray_address: str | None = None
+    #: recipes (folders of *.yaml or files) the ``oracle`` model looks in before the bundled suites',
+    #: for tasks recorded elsewhere (``--oracle-recipes``); nothing in a task folder serves an oracle
+    oracle_recipes: list[str | Path] | None = None
 
 
 def package_versions() -> dict[str, str]:
@@ -98,15 +108,57 @@ def make_components(cfg: EvalConfig, protocol: Protocol) -> JudgeComponents:
     return c
 
 
+def resolve_models(cfg: EvalConfig, **kwargs: Any) -> list[Model]:
+    """The run's models; the oracle gets ``cfg.oracle_recipes``."""
+    from ..models.baselines import OracleModel
+
+    models = [resolve_model(m, cfg.options, **kwargs) for m in cfg.models]
+    for m in models:
+        if isinstance(m, OracleModel) and cfg.oracle_recipes:
+            m.recipes = [Path(p) for p in cfg.oracle_recipes]
+    return models
+
+
+def one_line(e: BaseException, limit: int = 300) -> str:
+    """An exception as one line: its class and the first line of its message."""
+    text = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    text = text[:limit] + ("..." if len(text) > limit else "")
+    return f"{e.__class__.__name__}: {text}" if text else e.__class__.__name__
+
+
+def _row(model: Model, task: Task, protocol: Protocol, status: str, error: str, t0: float,
+         gen: Generation | None = None, attempts: int = 1) -> TaskResult:
+    return TaskResult(model=model.name, task_id=task.id, status=status, protocol=protocol.id,  # type: ignore[arg-type]
+                      steps_total=len(task.action_sequence), tags=task.tags, error=error.replace("\n", " "),
+                      generation=gen.info if gen else None, attempts=attempts,
+                      duration_s=round(time.monotonic() - t0, 2))
+
+
 async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: RunDir, protocol: Protocol,
                    components: JudgeComponents, options: GenerationOptions, retries: int) -> TaskResult | None:
-    """Generate and judge one (model, task); None when the unit was skipped (budget)."""
+    """Generate and judge one (model, task); None when the unit was skipped (budget).
+
+    Never raises for a bad task, a bad page or a bug of ours: the row says what went wrong.
+    """
     t0 = time.monotonic()
+    try:
+        from ..tasks.files import task_problems
+
+        problems = await asyncio.to_thread(task_problems, task)
+    except Exception as e:  # noqa: BLE001
+        problems = [f"{task.dir}: cannot check the task's files ({one_line(e)})"]
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        return _row(model, task, protocol, "task_error", problems[0] + more, t0)
     page_dir = run.page_dir(model.name, task.id)
     try:
         gen = await model.generate(task, page_dir, options)
+    except TaskError as e:
+        return _row(model, task, protocol, "task_error", str(e), t0)
     except IwrError as e:
         gen = Generation("generation_error", None, GenerationInfo(), error=str(e))
+    except Exception as e:  # noqa: BLE001 - a bug of ours (or of a provider's SDK): never the model's fault
+        return _row(model, task, protocol, "judge_error", f"generation failed unexpectedly: {one_line(e)}", t0)
     if gen.status != "ok" and (gen.error or "").startswith("budget:"):
         return None
     if gen.status != "ok" or gen.page is None:
@@ -116,8 +168,8 @@ async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: Run
                           generation=gen.info, duration_s=round(time.monotonic() - t0, 2))
     last_err = ""
     for attempt in range(1, retries + 2):
-        browser = await browser_box.get()
         try:
+            browser = await browser_box.get()
             res = await judge_unit(browser, task, gen.page, run.shots_dir(model.name, task.id), protocol, components)
             res.model = model.name
             res.generation = gen.info
@@ -127,9 +179,12 @@ async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: Run
         except InfraError as e:
             last_err = str(e)
             await browser_box.restart()
-    return TaskResult(model=model.name, task_id=task.id, status="judge_error", protocol=protocol.id,
-                      steps_total=len(task.action_sequence), tags=task.tags, error=last_err,
-                      generation=gen.info, attempts=retries + 1, duration_s=round(time.monotonic() - t0, 2))
+        except TaskError as e:  # e.g. a checkpoint that changed under us
+            return _row(model, task, protocol, "task_error", str(e), t0, gen, attempt)
+        except Exception as e:  # noqa: BLE001 - unforeseen: this unit is ours to redo, the run goes on
+            # what judge/score.py could raise here on a bad file is caught by task_problems() first
+            return _row(model, task, protocol, "judge_error", f"judging failed: {one_line(e)}", t0, gen, attempt)
+    return _row(model, task, protocol, "judge_error", last_err, t0, gen, retries + 1)
 
 
 class BrowserBox:
@@ -169,14 +224,18 @@ class BrowserBox:
 
 
 async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> dict:
-    protocol = get_protocol(cfg.protocol)
+    protocol = get_protocol(cfg.protocol, to_run=True)
     tasks = load_suite(cfg.tasks, only=cfg.only)
     kwargs = dict(cfg.model_kwargs)
     if cfg.options.max_cost_usd is not None:  # one budget for the whole run, across providers
         from ..models.pricing import Budget
 
         kwargs.setdefault("budget", Budget(cfg.options.max_cost_usd))
-    models = [resolve_model(m, cfg.options, **kwargs) for m in cfg.models]
+    if cfg.oracle_recipes:
+        from ..tasks.oracle import explicit_recipes
+
+        explicit_recipes(cfg.oracle_recipes)  # a wrong --oracle-recipes is an error before any work
+    models = resolve_models(cfg, **kwargs)
     names = [m.name for m in models]
     if len(set(names)) != len(names):
         raise IwrError(f"a model is named twice: {names}")
@@ -223,4 +282,4 @@ def evaluate(cfg: EvalConfig, progress: Progress | None = None) -> dict:
     return asyncio.run(evaluate_async(cfg, progress))
 
 
-__all__ = ["EvalConfig", "evaluate", "evaluate_async", "run_unit", "BrowserBox"]
+__all__ = ["EvalConfig", "evaluate", "evaluate_async", "run_unit", "resolve_models", "one_line", "BrowserBox"]

@@ -33,13 +33,12 @@ class _Worker:
     """The actor body (wrapped by ray.remote at run time so importing this module needs no Ray)."""
 
     def __init__(self, cfg: Any):
-        from ..models.registry import resolve_model
         from ..protocols import get_protocol
         from .evaluate import BrowserBox, make_components
 
         self.cfg = cfg
         self.protocol = get_protocol(cfg.protocol)
-        self.models = {m: resolve_model(m, cfg.options, **cfg.model_kwargs) for m in cfg.models}
+        self.models = dict(zip(cfg.models, resolve_all(cfg)))
         self.components = make_components(cfg, self.protocol)
         self.components.check()
         self.box = BrowserBox()
@@ -99,9 +98,10 @@ async def run_on_ray(cfg: Any, units: list[tuple[Model, Task]], run: RunDir, pro
                 payload = await asyncio.to_thread(ray.get, ref)
                 res = None if payload is None else TaskResult.model_validate_json(payload)
             except Exception as e:  # the worker died: ours, never the model's
+                first = str(e).strip().splitlines()[0][:200] if str(e).strip() else e.__class__.__name__
                 res = TaskResult(model=m.name, task_id=t.id, status="judge_error", protocol=protocol.id,
                                  steps_total=len(t.action_sequence), tags=t.tags,
-                                 error=f"ray worker failed: {str(e).splitlines()[0][:200]}")
+                                 error=f"ray worker failed: {first}")
             if res is not None:
                 run.append(res)
             if progress:
@@ -117,7 +117,12 @@ async def run_on_ray(cfg: Any, units: list[tuple[Model, Task]], run: RunDir, pro
             ray.shutdown()
 
 
-def zip_models(cfg: Any) -> list[tuple[Any, str]]:
-    from ..models.registry import resolve_model
+def resolve_all(cfg: Any) -> list[Model]:
+    """The run's models as the driver resolves them (the oracle with ``cfg.oracle_recipes``)."""
+    from .evaluate import resolve_models
 
-    return [(resolve_model(s, cfg.options, **cfg.model_kwargs), s) for s in cfg.models]
+    return resolve_models(cfg, **cfg.model_kwargs)
+
+
+def zip_models(cfg: Any) -> list[tuple[Any, str]]:
+    return list(zip(resolve_all(cfg), cfg.models))

@@ -3,12 +3,18 @@
 Crash safety: a result line is written with a single ``write`` of a complete line followed by
 ``fsync``; a line cut short by a kill is ignored on reading (and the file is truncated back to
 its last complete line before appending again). Results are keyed by (model, task_id); the
-last line for a key wins, and a ``judge_error`` line never counts as finished work.
+last line for a key wins, and a ``judge_error`` line never counts as finished work (a
+``task_error`` line does: a broken task is not retried).
+
+A complete line that cannot be read (not UTF-8, not JSON, not a result) is skipped with a
+one-line warning naming the file and the line, on the ``iwrbench`` logger (stderr by default),
+so ``iwr report`` and a resumed run go on; the unit of a skipped line is judged again on resume.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 from typing import Any, Iterable
@@ -19,6 +25,9 @@ from ..errors import IwrError
 from ..fileio import atomic_write  # noqa: F401  (re-exported for the report)
 from ..models.registry import model_dir_name
 from ..records import RunSpec, TaskResult
+
+log = logging.getLogger("iwrbench")
+_warned: set[tuple[str, int, str]] = set()
 
 RUN_JSON = "run.json"
 RESULTS = "results.jsonl"
@@ -57,11 +66,14 @@ class RunDir:
     # ------------------------------------------------------------------ header
     def read_spec(self) -> RunSpec:
         try:
-            return RunSpec.model_validate(json.loads(self.run_json.read_text()))
+            return RunSpec.model_validate(json.loads(self.run_json.read_bytes().decode("utf-8")))
         except FileNotFoundError:
             raise IwrError(f"{self.path}: not a run folder (no {RUN_JSON})") from None
-        except (json.JSONDecodeError, ValidationError) as e:
-            raise IwrError(f"{self.run_json}: unreadable run header ({str(e).splitlines()[0]})") from None
+        except UnicodeDecodeError:
+            raise IwrError(f"{self.run_json}: unreadable run header (not UTF-8 text)") from None
+        except (ValueError, ValidationError, RecursionError, OSError) as e:
+            first = (str(e).strip().splitlines() or [e.__class__.__name__])[0][:200]
+            raise IwrError(f"{self.run_json}: unreadable run header ({first})") from None
 
     def write_spec(self, spec: RunSpec) -> None:
         atomic_write(self.run_json, spec.model_dump_json(indent=1))
@@ -108,14 +120,26 @@ class RunDir:
     def iter_results(self) -> Iterable[TaskResult]:
         if not self.results_file.exists():
             return
-        with open(self.results_file, encoding="utf-8") as f:
-            for line in f:
-                if not line.endswith("\n") or not line.strip():
+        with open(self.results_file, "rb") as f:
+            for n, raw in enumerate(f, start=1):
+                if not raw.endswith(b"\n") or not raw.strip():
                     continue  # a line cut short by a crash
                 try:
-                    yield TaskResult.model_validate_json(line)
-                except ValidationError:
-                    continue
+                    yield TaskResult.model_validate_json(raw.decode("utf-8"))
+                except UnicodeDecodeError:
+                    self._warn(n, "not UTF-8 text")
+                except ValidationError as e:
+                    err = e.errors()[0] if e.errors() else {}
+                    where = ".".join(str(x) for x in err.get("loc", ())) or "line"
+                    self._warn(n, f"not a result ({where}: {str(err.get('msg', 'invalid'))[:120]})")
+                except (ValueError, RecursionError) as e:
+                    self._warn(n, f"not a result ({e.__class__.__name__})")
+
+    def _warn(self, line: int, why: str) -> None:
+        key = (str(self.results_file.resolve()), line, why)
+        if key not in _warned:
+            _warned.add(key)
+            log.warning("warning: %s line %d: %s; skipped", self.results_file, line, why)
 
     def results(self) -> dict[tuple[str, str], TaskResult]:
         """The latest result per (model, task), preferring a finished one over a judge error."""

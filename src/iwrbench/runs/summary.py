@@ -16,11 +16,24 @@ def _sort_key(row: dict) -> tuple:
     return (-(row["final"] if row["final"] is not None else -1), row["model"])
 
 
+#: statuses that are listed under errors but never scored (ours, or the task's own fault)
+UNSCORED = ("judge_error", "task_error")
+
+
+def model_row(model: str, results: list[TaskResult]) -> dict:
+    """``protocols.leaderboard_row`` over the scored results, with task errors counted too."""
+    row = leaderboard_row(model, [r for r in results if r.status != "task_error"])
+    broken = sum(1 for r in results if r.status == "task_error")
+    if broken:
+        row["errors"] = {**row["errors"], "task_error": broken}
+    return row
+
+
 def leaderboard(results: list[TaskResult]) -> list[dict]:
     by_model: dict[str, list[TaskResult]] = defaultdict(list)
     for r in results:
         by_model[r.model].append(r)
-    return sorted((leaderboard_row(m, rs) for m, rs in by_model.items()), key=_sort_key)
+    return sorted((model_row(m, rs) for m, rs in by_model.items()), key=_sort_key)
 
 
 def by_tag(results: list[TaskResult]) -> dict[str, dict[str, list[dict]]]:

@@ -3,18 +3,29 @@
 Official layout: ``data.jsonl`` (one task per line) beside ``data/<id>/`` (the folder is named
 after the jsonl's base name) holding video.mp4, assets/, stitched_assets/, checkpoints/ and
 sometimes metadata.json with ``recording_details.resolution``.
+
+Task records come from strangers: they are read as strict JSON within ``iwrbench.limits``
+(size, depth, integer digits, text lengths, number of actions), a task id must be a JSON
+string (an integer too on a data.jsonl line, as the official data may have), and task.json
+must itself be inside its folder. Anything else is a one-line ``TaskError`` naming the file
+(and the line or field). The files a task points to are checked before each unit of a run
+(``iwrbench.tasks.files.task_problems``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
+from .. import limits
 from ..errors import TaskError
 from ..records import Task
+from .files import link_problem, read_metadata
 
 
 def _first_error(e: ValidationError) -> str:
@@ -23,13 +34,57 @@ def _first_error(e: ValidationError) -> str:
     return f"field '{loc}': {err['msg'].removeprefix('Value error, ')}"
 
 
-def _validate(data: object, where: str) -> Task:
-    if not isinstance(data, dict):
-        raise TaskError(f"{where}: a task must be a JSON object, got {type(data).__name__}")
+def _parse(text: str | bytes, where: str, line: bool = False) -> Any:
+    """Strict JSON (``limits.loads_json``) or a one-line TaskError naming ``where``."""
     try:
-        return Task.model_validate(data)
+        return limits.loads_json(text)
+    except json.JSONDecodeError as e:
+        at = f"column {e.colno}" if line else f"line {e.lineno} column {e.colno}"
+        raise TaskError(f"{where}: malformed JSON at {at}: {e.msg}") from None
+    except limits.LimitError as e:
+        raise TaskError(f"{where}: {e}") from None
+
+
+def _type_name(v: object) -> str:
+    names = {dict: "object", list: "array", bool: "boolean", type(None): "null", float: "number", int: "integer"}
+    return names.get(type(v), type(v).__name__)
+
+
+def _validate(data: object, where: str, *, int_id: bool = False) -> Task:
+    if not isinstance(data, dict):
+        raise TaskError(f"{where}: a task must be a JSON object, got {_type_name(data)}")
+    if "id" in data:
+        tid = data["id"]
+        if int_id and isinstance(tid, int) and not isinstance(tid, bool):
+            data["id"] = str(tid)
+        elif not isinstance(tid, str):
+            want = "a string or an integer" if int_id else "a string"
+            raise TaskError(f"{where}: field 'id': must be {want}, got {_type_name(tid)}")
+        if len(data["id"]) > limits.MAX_ID_CHARS:
+            raise TaskError(f"{where}: field 'id': {len(data['id'])} characters (max {limits.MAX_ID_CHARS})")
+    try:
+        task = Task.model_validate(data)
     except ValidationError as e:
         raise TaskError(f"{where}: {_first_error(e)}") from None
+    except RecursionError:
+        raise TaskError(f"{where}: nested too deeply") from None
+    _check_caps(task, where)
+    return task
+
+
+def _action_text(a: Any, name: str) -> Any:
+    if name == "assertion":
+        return a.logical_assertion
+    if name == "checks":
+        return a.checks
+    return getattr(a.parameters, name, None)
+
+
+def _check_caps(task: Task, where: str) -> None:
+    try:
+        limits.check_action_texts(task.action_sequence, _action_text)
+    except limits.LimitError as e:
+        raise TaskError(f"{where}: {e}") from None
 
 
 def _check_files(task: Task, where: str, *, require_video: bool = True) -> Task:
@@ -53,14 +108,44 @@ def load_task(path: str | Path, *, require_video: bool = True) -> Task:
         raise TaskError(f"{folder}: no such task folder")
     if not f.is_file():
         raise TaskError(f"{folder}: not a task folder (no task.json)")
+    why = link_problem(f, folder.resolve())
+    if why:
+        raise TaskError(why)
     try:
-        data = json.loads(f.read_text(encoding="utf-8"))
+        if f.stat().st_size > limits.MAX_TASK_JSON_BYTES:
+            raise TaskError(f"{f}: larger than {limits.MAX_TASK_JSON_BYTES} bytes (limit)")
+        text = f.read_bytes().decode("utf-8")
     except UnicodeDecodeError:
         raise TaskError(f"{f}: not UTF-8 text") from None
-    except json.JSONDecodeError as e:
-        raise TaskError(f"{f}: malformed JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+    except OSError as e:
+        raise TaskError(f"{f}: cannot read ({e.strerror or e.__class__.__name__})") from None
+    data = _parse(text, str(f))
     task = _validate(data, str(f)).bind(folder.resolve())
     return _check_files(task, str(f), require_video=require_video)
+
+
+def _jsonl_lines(jsonl: Path):
+    """(line number, text) of each line, refusing over-long lines and bytes that are not UTF-8."""
+    try:
+        fh = open(jsonl, "rb")
+    except OSError as e:
+        raise TaskError(f"{jsonl}: cannot read ({e.strerror or e.__class__.__name__})") from None
+    with fh:
+        n = 0
+        while True:
+            try:
+                raw = fh.readline(limits.MAX_JSONL_LINE_BYTES + 1)
+            except OSError as e:
+                raise TaskError(f"{jsonl}: cannot read ({e.strerror or e.__class__.__name__})") from None
+            if not raw:
+                return
+            n += 1
+            if len(raw) > limits.MAX_JSONL_LINE_BYTES:
+                raise TaskError(f"{jsonl} line {n}: longer than {limits.MAX_JSONL_LINE_BYTES} bytes (limit)")
+            try:
+                yield n, raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise TaskError(f"{jsonl} line {n}: not UTF-8 text") from None
 
 
 def load_official(jsonl: str | Path, *, require_video: bool = True) -> list[Task]:
@@ -69,30 +154,28 @@ def load_official(jsonl: str | Path, *, require_video: bool = True) -> list[Task
     base = jsonl.parent / jsonl.stem
     tasks: list[Task] = []
     seen: set[str] = set()
-    try:
-        lines = jsonl.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise TaskError(f"{jsonl}: cannot read ({e.__class__.__name__})") from None
-    for n, line in enumerate(lines, start=1):
+    for n, line in _jsonl_lines(jsonl):
         if not line.strip():
             continue
+        where = f"{jsonl} line {n}"
         try:
-            data = json.loads(line)
+            data = limits.loads_json(line)
         except json.JSONDecodeError as e:
-            raise TaskError(f"{jsonl} line {n}: malformed JSON: {e.msg}") from None
-        if isinstance(data, dict) and "id" in data:
-            data["id"] = str(data["id"])
-            folder = base / data["id"]
-            meta = folder / "metadata.json"
-            if meta.is_file() and not (data.get("recording_details") or {}).get("resolution"):
-                try:
-                    res = json.loads(meta.read_text()).get("recording_details", {}).get("resolution")
-                except (json.JSONDecodeError, OSError, AttributeError):
-                    res = None
-                if res:
-                    data.setdefault("recording_details", {})
-                    data["recording_details"] = {**(data["recording_details"] or {}), "resolution": res}
-        task = _validate(data, f"{jsonl} line {n}")
+            raise TaskError(f"{where}: malformed JSON: {e.msg}") from None
+        except limits.LimitError as e:
+            raise TaskError(f"{where}: {e}") from None
+        task = _validate(data, where, int_id=True)  # the id is a plain name from here on
+        rec = data.get("recording_details")
+        if not (isinstance(rec, dict) and rec.get("resolution")):
+            # metadata.json may carry the resolution (an unreadable one is the task's error in a run)
+            meta, _ = read_metadata(base / task.id)
+            res = (meta or {}).get("recording_details")
+            res = res.get("resolution") if isinstance(res, dict) else None
+            if res:
+                data["recording_details"] = {**(rec if isinstance(rec, dict) else {}), "resolution": res}
+                task = _validate(data, f"{where} (resolution from {base / task.id / 'metadata.json'})", int_id=True)
+        if len(tasks) >= limits.MAX_SUITE_TASKS:
+            raise TaskError(f"{jsonl}: more than {limits.MAX_SUITE_TASKS} tasks (limit)")
         if task.id in seen:
             raise TaskError(f"{jsonl} line {n}: duplicate task id {task.id!r}")
         seen.add(task.id)
@@ -122,7 +205,7 @@ def load_suite(path: str | Path, *, require_video: bool = True, only: list[str] 
     elif (p / "data.jsonl").is_file():
         tasks = load_official(p / "data.jsonl", require_video=require_video)
     else:
-        folders = sorted(d for d in p.iterdir() if d.is_dir() and (d / "task.json").is_file() and not d.name.startswith("."))
+        folders = _task_folders(p)
         if not folders:
             raise TaskError(f"{p}: no tasks here (no task.json folders and no data.jsonl)")
         tasks = [load_task(d, require_video=require_video) for d in folders]
@@ -136,6 +219,21 @@ def load_suite(path: str | Path, *, require_video: bool = True, only: list[str] 
             raise TaskError(f"{p}: no task(s) named {', '.join(missing)}")
         tasks = [t for t in tasks if t.id in set(only)]
     return tasks
+
+
+def _task_folders(p: Path) -> list[Path]:
+    try:
+        entries = []
+        for n, d in enumerate(os.scandir(p)):
+            if n >= limits.MAX_SUITE_TASKS * 2:
+                raise TaskError(f"{p}: more than {limits.MAX_SUITE_TASKS * 2} entries (limit)")
+            entries.append(Path(d.path))
+    except OSError as e:
+        raise TaskError(f"{p}: cannot list ({e.strerror or e.__class__.__name__})") from None
+    folders = sorted(d for d in entries if not d.name.startswith(".") and d.is_dir() and (d / "task.json").is_file())
+    if len(folders) > limits.MAX_SUITE_TASKS:
+        raise TaskError(f"{p}: more than {limits.MAX_SUITE_TASKS} tasks (limit)")
+    return folders
 
 
 def suite_hash(tasks: list[Task]) -> str:

@@ -1,5 +1,9 @@
 """``iwr validate``: a task folder is complete and consistent; with ``--oracle`` its source site
-replayed by the judge scores IFS 100 and reproduces every visual checkpoint."""
+replayed by the judge scores IFS 100 and reproduces every visual checkpoint.
+
+The source site comes from the task's recipe (bundled, or given with ``--oracle-recipes``),
+never from the task folder: see ``iwrbench.tasks.oracle``.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +15,9 @@ from typing import Any
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from ..errors import TaskError
+from ..errors import IwrError, TaskError
 from ..records import Task
+from .files import containment_problems, image_problem, read_metadata
 from .load import load_task
 
 #: a checkpoint "matches" when at most this share of pixels differs by more than PIXEL_TOL
@@ -32,7 +37,13 @@ class Validation:
 
 def check_files(task: Task) -> list[str]:
     """Problems with a task folder's files (empty list when complete)."""
-    problems: list[str] = []
+    problems: list[str] = containment_problems(task, dirs=("checkpoints", "stitched_assets", "assets", "targets",
+                                                             "reference"))
+    if problems:  # nothing is read from a folder that points elsewhere
+        return problems
+    _, why = read_metadata(task.dir)
+    if why:
+        problems.append(why)
     n = len(task.action_sequence)
     if n == 0:
         problems.append("task has no actions")
@@ -41,6 +52,10 @@ def check_files(task: Task) -> list[str]:
         cp = task.checkpoint(i)
         if not cp.is_file():
             problems.append(f"{cp}: missing checkpoint")
+            continue
+        why = image_problem(cp)
+        if why:
+            problems.append(why)
             continue
         try:
             with Image.open(cp) as im:
@@ -52,10 +67,7 @@ def check_files(task: Task) -> list[str]:
     if len(extra) > n + 1:
         problems.append(f"{task.dir / 'checkpoints'}: {len(extra)} checkpoints for {n} actions (expected {n + 1})")
     for p in task.stitched_assets:
-        try:
-            with Image.open(p) as im:
-                im.verify()
-        except (UnidentifiedImageError, OSError):
+        if image_problem(p):
             problems.append(f"{p}: unreadable composite")
     try:
         from ..record.video import probe
@@ -75,14 +87,14 @@ def diff_share(a: Path, b: Path) -> float:
     return float((np.abs(xa - ya).max(axis=2) > PIXEL_TOL).mean())
 
 
-async def validate_oracle(task: Task, browser: Any, out_dir: Path) -> Validation:
-    """Replay the task on its source with the judge (offline@1, no visual metrics needed)."""
+async def validate_oracle(task: Task, browser: Any, out_dir: Path, recipes: Any = None) -> Validation:
+    """Replay the task on its source (from its recipe) with the judge (offline@1, no visual metrics needed)."""
     from ..judge.replay import replay
     from ..protocols import OFFLINE
     from .oracle import oracle_bundle
 
     v = Validation(task.id, ok=True)
-    rep = await replay(browser, task, oracle_bundle(task), out_dir, OFFLINE)
+    rep = await replay(browser, task, oracle_bundle(task, recipes), out_dir, OFFLINE)
     v.result = rep
     ifs, _ = OFFLINE.ifs(rep.steps, len(task.action_sequence))
     v.ifs = ifs
@@ -110,7 +122,14 @@ async def validate_oracle(task: Task, browser: Any, out_dir: Path) -> Validation
     return v
 
 
-async def validate_async(paths: list[Path], *, oracle: bool, work_dir: Path) -> list[Validation]:
+async def validate_async(paths: list[Path], *, oracle: bool, work_dir: Path,
+                         oracle_recipes: Any = None) -> list[Validation]:
+    """Check each task folder; ``oracle``: also replay it on its source, served from its recipe
+    (the bundled suites' recipes, and ``oracle_recipes``: a folder of recipes or recipe files)."""
+    if oracle and oracle_recipes:
+        from .oracle import explicit_recipes
+
+        explicit_recipes(oracle_recipes)  # a wrong --oracle-recipes is an error before any work
     out: list[Validation] = []
     tasks: list[Task] = []
     for p in paths:
@@ -119,7 +138,10 @@ async def validate_async(paths: list[Path], *, oracle: bool, work_dir: Path) -> 
         except TaskError as e:
             out.append(Validation(Path(p).name, False, [str(e)]))
             continue
-        problems = check_files(t)
+        try:
+            problems = check_files(t)
+        except Exception as e:  # noqa: BLE001 - a file we could not foresee: the task's problem, one line
+            problems = [f"{t.dir}: {e.__class__.__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"]
         if problems:
             out.append(Validation(t.id, False, problems))
         else:
@@ -134,9 +156,12 @@ async def validate_async(paths: list[Path], *, oracle: bool, work_dir: Path) -> 
             try:
                 for t in tasks:
                     try:
-                        out.append(await validate_oracle(t, browser, work_dir / t.id))
-                    except TaskError as e:
-                        out.append(Validation(t.id, False, [str(e)]))
+                        out.append(await validate_oracle(t, browser, work_dir / t.id, oracle_recipes))
+                    except IwrError as e:
+                        out.append(Validation(t.id, False, [str(e).replace("\n", " ")]))
+                    except Exception as e:  # noqa: BLE001 - ours (browser crash ...): this task fails, the others go on
+                        msg = str(e).splitlines()[0][:200] if str(e) else ""
+                        out.append(Validation(t.id, False, [f"oracle replay failed: {e.__class__.__name__}: {msg}"]))
             finally:
                 await browser.close()
     else:
@@ -144,5 +169,5 @@ async def validate_async(paths: list[Path], *, oracle: bool, work_dir: Path) -> 
     return out
 
 
-def validate(paths: list[Path], *, oracle: bool = False, work_dir: Path) -> list[Validation]:
-    return asyncio.run(validate_async(paths, oracle=oracle, work_dir=work_dir))
+def validate(paths: list[Path], *, oracle: bool = False, work_dir: Path, oracle_recipes: Any = None) -> list[Validation]:
+    return asyncio.run(validate_async(paths, oracle=oracle, work_dir=work_dir, oracle_recipes=oracle_recipes))

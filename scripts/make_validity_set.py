@@ -1,0 +1,94 @@
+"""Assemble the reconstructions regression set (src/iwrbench/validity/data/reconstructions/).
+
+    .venv/bin/python scripts/make_validity_set.py BUILT_TASKS_DIR RECON_DIR
+
+BUILT_TASKS_DIR: a built suite (``iwr suite path default``). RECON_DIR: one folder per task holding
+``labels.json`` and ``<variant>/page/index.html`` (pages written from the frames as a model would, then
+post-processed as generation does: placeholders -> /__iwr_assets__/, iframes removed). For each labelled
+task this copies the task's ``task.json``, ``targets/`` and ``assets/`` (no video, no checkpoints: the set
+compares IFS prefixes), every labelled page, and the labels (with the fields the labeller wrote).
+Rerun it after the recorder's output changes so the set's tasks match what the recorder writes.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent.parent / "src" / "iwrbench" / "validity" / "data" / "reconstructions"
+KEEP = ("label", "steps", "first_failing_step", "why", "other_input", "broken", "relabelled", "label_by_labeller",
+        "how_decided", "per_step", "known_disagreement", "known_judged")
+
+
+def replacements(a: str, b: str) -> list[list[str]]:
+    """[old, new] pairs that turn ``a`` into ``b`` when applied in order, each ``old`` unique in ``a``."""
+    import difflib
+
+    al, bl = a.splitlines(keepends=True), b.splitlines(keepends=True)
+    out = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, al, bl, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        ctx = 1
+        while True:
+            lo, hi = max(0, i1 - ctx), min(len(al), i2 + ctx)
+            old = "".join(al[lo:hi])
+            if a.count(old) == 1 or (lo == 0 and hi == len(al)):
+                break
+            ctx += 1
+        new = "".join(al[lo:i1]) + "".join(bl[j1:j2]) + "".join(al[i2:hi])
+        out.append([old, new])
+    text = a
+    for old, new in out:
+        text = text.replace(old, new, 1)
+    assert text == b, "edits do not rebuild the mutant"
+    return out
+
+
+def main(built: Path, recon: Path) -> int:
+    n_pages = 0
+    for d in sorted(p for p in recon.iterdir() if (p / "labels.json").is_file()):
+        task = built / d.name
+        if not (task / "task.json").is_file():
+            print(f"skip {d.name}: not in {built}", file=sys.stderr)
+            continue
+        labels = json.loads((d / "labels.json").read_text())
+        dst = OUT / d.name
+        if dst.exists():
+            shutil.rmtree(dst)
+        (dst / "task").mkdir(parents=True)
+        shutil.copy2(task / "task.json", dst / "task" / "task.json")
+        for sub in ("targets", "assets"):
+            if (task / sub).is_dir():
+                shutil.copytree(task / sub, dst / "task" / sub)
+        kept = {}
+        for variant, entry in labels.items():
+            page = d / variant / "page" / "index.html"
+            if not page.is_file():
+                print(f"skip {d.name}/{variant}: no page", file=sys.stderr)
+                continue
+            (dst / "pages" / variant).mkdir(parents=True)
+            base = d / "careful" / "page" / "index.html"
+            if variant.startswith("mutant") and base.is_file():
+                # a mutant is its careful page with one behaviour broken: kept as that edit
+                edits = replacements(base.read_text(), page.read_text())
+                (dst / "pages" / variant / "edits.json").write_text(
+                    json.dumps({"from": "careful", "replace": edits}, indent=1) + "\n")
+            else:
+                shutil.copy2(page, dst / "pages" / variant / "index.html")
+            kept[variant] = {k: entry[k] for k in KEEP if k in entry}
+            n_pages += 1
+        (dst / "labels.json").write_text(json.dumps(kept, indent=1) + "\n")
+        shown = ", ".join(f"{v}={e['label']}" for v, e in kept.items())
+        print(f"{d.name}: {shown}")
+    print(f"{n_pages} pages in {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(Path(sys.argv[1]), Path(sys.argv[2])))

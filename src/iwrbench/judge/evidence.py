@@ -1,0 +1,236 @@
+"""Evidence that a step did what the recording shows, in terms of what a person sees.
+
+Recorded on the source (``derive_texts`` over two :class:`~iwrbench.judge.view.View`s, the visual change
+of the checkpoints) and judged on any page with the same functions (``judge_texts``, ``judge_change``,
+``judge_typed``), so the source cannot disagree with itself and a page with other markup is judged by
+what it shows:
+
+- a phrase the assertion quotes, classified on the source as appearing, disappearing or staying on
+  screen; then phrases that appeared or disappeared with the action (visible text only, counted, so
+  "absent before and present after" is required, not mere presence);
+- where the recording visibly changed, the page must change near there too (``judge.change``);
+- a typed text must itself be visible afterwards.
+
+Role counts, ARIA states, URLs, ids and classes are never evidence: a model cannot know them from the
+video. They are only used when a recipe author wrote them under ``checks:``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..records import Action, ChangeEvidence, Evidence, EvidenceResult, TextEvidence
+from . import change as chg
+from .view import View, contains_phrase, norm_text, quoted_phrases, tokens
+
+MAX_QUOTED = 4
+MAX_APPEARED = 4
+MAX_GONE = 2
+MAX_LEN = 80
+#: phrases near the top/bottom edge of the viewport depend on exact heights: not used after a scroll
+EDGE = 0.12
+
+
+@dataclass
+class Derived:
+    texts: list[TextEvidence]
+    notes: list[str]
+
+
+def _classify(phrase: str, before: View, after: View, source: str) -> TextEvidence | None:
+    b, a = before.count(phrase), after.count(phrase)
+    if a > b:
+        return TextEvidence(kind="appears", text=phrase, source=source, before=b, after=a)  # type: ignore[arg-type]
+    if a < b:
+        return TextEvidence(kind="disappears", text=phrase, source=source, before=b, after=a)  # type: ignore[arg-type]
+    if a >= 1:
+        return TextEvidence(kind="visible", text=phrase, source=source, before=b, after=a)  # type: ignore[arg-type]
+    return None
+
+
+def _good(t: str) -> bool:
+    return 1 <= len(t.strip()) <= MAX_LEN and bool(tokens(t))
+
+
+def derive_texts(before: View, after: View, assertion: str | None, *, action_type: str = "",
+                 typed: list[str] | str | None = None) -> Derived:
+    """Text evidence for one step, from the source's views before and after it."""
+    notes: list[str] = []
+    out: list[TextEvidence] = []
+    keys: set[str] = set()
+    for q in quoted_phrases(assertion)[:MAX_QUOTED]:
+        ev = _classify(q, before, after, "assertion")
+        if ev is None:
+            notes.append(f"quoted {q!r} is not on screen before or after the action")
+            continue
+        keys.add(norm_text(q))
+        out.append(ev)
+    h = max(after.size[1], 1)
+
+    def usable(box: tuple[float, float, float, float]) -> bool:
+        if action_type != "Scroll":
+            return True
+        return box[1] >= EDGE * h and box[3] <= (1 - EDGE) * h
+
+    mention = set(tokens(assertion))
+
+    def rank(t: str) -> tuple:
+        toks = tokens(t)
+        overlap = len(set(toks) & mention) / max(len(toks), 1)
+        return (-round(overlap, 2), len(toks) < 2 and len(t) < 2, len(t) > 40, len(t))
+
+    appeared: list[str] = []
+    for t, box in after.items():
+        k = norm_text(t)
+        if k in keys or not _good(t) or not usable(box):
+            continue
+        if after.count(t) > before.count(t):
+            keys.add(k)
+            appeared.append(t)
+    gone: list[str] = []
+    for t, box in before.items():
+        k = norm_text(t)
+        if k in keys or not _good(t) or not usable(box):
+            continue
+        if before.count(t) > after.count(t):
+            keys.add(k)
+            gone.append(t)
+    # a phrase that "appeared" only because it is part of another new phrase says nothing more
+    appeared = [t for t in appeared if not any(u != t and contains_phrase(u, t) for u in appeared)]
+    gone = [t for t in gone if not any(u != t and contains_phrase(u, t) for u in gone)]
+    appeared.sort(key=rank)
+    gone.sort(key=rank)
+    # a lone digit or letter ("3", "X") says little and moves with layout: only when nothing else changed
+    def tiny(t: str) -> bool:
+        toks = tokens(t)
+        return len(toks) == 1 and len(toks[0]) <= 2 and not (set(toks) & mention)
+
+    if any(not tiny(t) for t in appeared + gone):
+        appeared = [t for t in appeared if not tiny(t)]
+        gone = [t for t in gone if not tiny(t)]
+    typed_l = [typed] if isinstance(typed, str) else list(typed or [])
+    typed_l = [x for x in typed_l if x and tokens(x)]
+    # the page's answer to its input: a typed text shown again (in whatever words around it)
+    for x in dict.fromkeys(typed_l):
+        if norm_text(x) in keys:
+            continue
+        b, a = before.count(x), after.count(x)
+        if a > b and any(contains_phrase(t, x) for t in appeared):
+            keys.add(norm_text(x))
+            out.append(TextEvidence(kind="appears", text=x, source="echo", before=b, after=a))  # type: ignore[arg-type]
+    appeared = [t for t in appeared if norm_text(t) not in keys]
+    for t in appeared[:MAX_APPEARED]:
+        out.append(TextEvidence(kind="appears", text=t, source="derived", before=before.count(t), after=after.count(t)))  # type: ignore[arg-type]
+    for t in gone[:MAX_GONE]:
+        out.append(TextEvidence(kind="disappears", text=t, source="derived", before=before.count(t), after=after.count(t)))  # type: ignore[arg-type]
+    return Derived(out, notes)
+
+
+# --------------------------------------------------------------------------- judging
+
+
+#: words an assertion uses around what it names; they do not make a changed text "mentioned"
+STOPWORDS = frozenset("""a an the and or but of to in on at by for with from into onto over under as is are was were be
+been being it its this that these those there here now then still also only just all both each every any some no not
+shows show showing shown reads read says say said appears appear appeared displays display displayed lists list listed
+becomes become turns turn changes change updated update goes go page panel box button link text message item items
+""".split())
+
+
+def mentioned_words(assertion: str | None) -> set[str]:
+    """Content words of an assertion outside its quoted phrases (numbers included)."""
+    if not assertion:
+        return set()
+    rest = assertion
+    for q in quoted_phrases(assertion):
+        rest = rest.replace(q, " ")
+    return {w for w in tokens(rest) if w not in STOPWORDS}
+
+
+def decides(ev: TextEvidence, assertion: str | None, quoted: list[str]) -> bool:
+    """Does this text decide an asserted step?
+
+    The assertion's quoted phrases (and OCR-read ones) and the echo of typed text always do. A text that
+    merely changed with the action decides when the assertion quotes nothing seen on screen (it is then
+    all the recording says), or when it holds a number the assertion states in words ("the score shows
+    You 1") without being a longer form of a quoted phrase ("a reference starting with 'SKY-'").
+    """
+    if ev.source in ("assertion", "ocr", "echo"):
+        return True
+    if not quoted:
+        return True
+    if any(contains_phrase(ev.text, q) or contains_phrase(q, ev.text) for q in quoted):
+        return False
+    # a number the assertion states in words ("You 1", "2 items") — not a label it happens to share
+    # a word with ("monthly"), which a page may show elsewhere too
+    shared = set(tokens(ev.text)) & mentioned_words(assertion)
+    return any(any(ch.isdigit() for ch in w) for w in shared)
+
+
+def judge_text(ev: TextEvidence, before: View, after: View, anchor: View | None = None) -> EvidenceResult:
+    """``anchor``: the screen after the last asserted step (or the first screen). A text that appeared
+    (or went) a little early, during the unasserted steps just before, still counts as a change; a text
+    that was there all along does not."""
+    b, a = before.count(ev.text), after.count(ev.text)
+    b0 = anchor.count(ev.text) if anchor is not None else b
+    if ev.kind == "appears":
+        ok = a > b or a > b0
+        why = "" if ok else (f"{ev.text!r} is not on screen" if a == 0 else f"{ev.text!r} was already on screen ({b}x) and did not appear again")
+    elif ev.kind == "disappears":
+        ok = (a < b or a < b0) and (ev.after != 0 or a == 0)
+        why = "" if ok else (f"{ev.text!r} was not on screen before the action" if b == 0 else f"{ev.text!r} is still on screen")
+    else:
+        ok = a >= 1
+        why = "" if ok else f"{ev.text!r} is not on screen"
+    return EvidenceResult(kind=ev.kind, passed=ok, text=ev.text, source=ev.source, detail=why or None, before=b, after=a)
+
+
+def judge_texts(evs: list[TextEvidence], before: View, after: View, anchor: View | None = None) -> list[EvidenceResult]:
+    return [judge_text(e, before, after, anchor) for e in evs]
+
+
+def judge_change(ev: ChangeEvidence, before_png: bytes, after_png: bytes) -> EvidenceResult:
+    rec = chg.decode(ev)
+    jud = chg.change_grid(before_png, after_png, ev.cell)
+    v = chg.similar(rec, jud)
+    return EvidenceResult(kind="change", passed=v.passed, detail=v.detail, before=v.recorded, after=v.near)
+
+
+def judge_typed(text: str | None, after: View) -> EvidenceResult | None:
+    """A typed text must be visible afterwards (in a field or as text)."""
+    if not text or not tokens(text):
+        return None
+    n = after.count(text, "field") + after.count(text, "text")
+    return EvidenceResult(kind="typed", passed=n > 0, text=text, after=n,
+                          detail=None if n > 0 else f"the typed text {text!r} is not visible on the page")
+
+
+def decisive(action: Action, ev: Evidence | None) -> bool:
+    """Does an asserted step have anything that can decide it?"""
+    if action.checks:
+        return True
+    if ev is None:
+        return False
+    return bool(ev.texts) or (not ev.change_unstable and chg.required(ev.change, True))
+
+
+def change_of(before: bytes | str, after: bytes | str) -> ChangeEvidence:
+    return chg.encode(chg.change_grid(before, after))
+
+
+def change_agrees(a: ChangeEvidence, b: ChangeEvidence) -> bool:
+    """Two recordings of a step changed the screen alike (each passes as the other's judged page)."""
+    ga, gb = chg.decode(a), chg.decode(b)
+    if ga.sum() < chg.MIN_CELLS and gb.sum() < chg.MIN_CELLS:
+        return True
+    return chg.similar(ga, gb).passed and chg.similar(gb, ga).passed
+
+
+def empty_change(ev: ChangeEvidence | None) -> bool:
+    return ev is None or float(np.round(ev.share * ev.rows * ev.cols)) < chg.MIN_CELLS
+
+
+__all__ = ["derive_texts", "judge_text", "judge_texts", "judge_change", "judge_typed", "decisive", "change_of",
+           "change_agrees", "Derived"]

@@ -1,0 +1,114 @@
+"""Evidence (b): pages written from the frames as a model would write them, labelled by eye.
+
+The regression set ships with the package (``validity/data/reconstructions/<task_id>/``):
+
+- ``task/``: the task as recorded (``task.json``, ``targets/``, ``assets/`` when small) — no video, no
+  checkpoints: the verdicts compared here are IFS prefixes, which need neither;
+- ``pages/<variant>/index.html``: pages written by a writer who saw only what a model sees (the prompt,
+  the composites, the frames) and never rendered them while writing (``careful``: all frames; ``quick``:
+  a few frames), and ``mutant-*`` copies that break one behaviour on purpose;
+- ``labels.json``: per variant, the number of leading steps that hold when a person drives the page and
+  looks (side-by-side with the checkpoints), made without the judge; with the reason for the first
+  failing step. A label the judge is known to miss carries ``known_disagreement`` (why) and
+  ``known_judged`` (what the judge says): the row is expected, but still counted as a disagreement.
+
+A row agrees when the judge's prefix (after probes) equals the label. ``tasks_dir`` is not used: the set
+carries its own tasks, so it runs anywhere (and in the test suite) without building the suite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Callable
+
+from ..browser.host import PageBundle
+from ..tasks import load_task
+from . import Verdict
+from ._judge import judge_session
+
+DATA = Path(__file__).parent / "data" / "reconstructions"
+Progress = Callable[[str], None]
+
+
+def load_set(root: Path = DATA) -> list[tuple[Path, str, Path, dict]]:
+    """(task folder, variant, page folder, label entry) for every labelled page of the set.
+
+    A mutant is stored as the edit that breaks its careful page (``edits.json``: ``from`` and
+    ``replace`` pairs); its page folder is the careful one plus ``edits.json``: ``page_html`` builds it.
+    """
+    out = []
+    for d in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
+        lf = d / "labels.json"
+        if not lf.is_file():
+            continue
+        labels = json.loads(lf.read_text())
+        for variant, entry in sorted(labels.items()):
+            page = d / "pages" / variant
+            if (page / "index.html").is_file() or (page / "edits.json").is_file():
+                out.append((d / "task", variant, page, entry))
+    return out
+
+
+def page_html(page: Path) -> str:
+    """The page's index.html (a mutant: its careful page with the recorded edits applied)."""
+    if (page / "index.html").is_file():
+        return (page / "index.html").read_text(encoding="utf-8")
+    spec = json.loads((page / "edits.json").read_text())
+    text = page_html(page.parent / spec["from"])
+    for old, new in spec["replace"]:
+        if text.count(old) != 1:
+            raise ValueError(f"{page / 'edits.json'}: an edit does not apply to {spec['from']} (the page changed?)")
+        text = text.replace(old, new, 1)
+    return text
+
+
+def materialise(page: Path, dest: Path) -> Path:
+    """A folder holding the page's index.html, ready to be served."""
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / "index.html").write_text(page_html(page), encoding="utf-8")
+    return dest
+
+
+async def run_async(tasks_dir: Path | None, out_dir: Path, *, only: list[str] | None = None,
+                    progress: Progress | None = None, root: Path = DATA) -> list[Verdict]:
+    items = load_set(root)
+    out: list[Verdict] = []
+    async with judge_session() as js:
+        for k, (task_dir, variant, page, entry) in enumerate(items, 1):
+            task = load_task(task_dir, require_video=False)
+            if only and task.id not in only:
+                continue
+            if progress:
+                progress(f"[{k}/{len(items)}] {task.id} / {variant}")
+            root = materialise(page, out_dir / task.id / variant / "page")
+            res = await js.judge(task, PageBundle(root=root), out_dir / task.id / variant / "shots")
+            label = int(entry["label"])
+            judged = res.steps_passed if res.status in ("ok", "page_error") else None
+            bad = next((s for s in res.steps if not s.passed), None)
+            note = ""
+            if judged is None:
+                note = f"{res.status}: {res.error}"
+            elif judged != label:
+                why = bad.error if bad else ""
+                probe = next((p for p in res.probes if p.cap is not None), None)
+                if probe is not None and judged == probe.cap:
+                    why = f"probe {probe.name} capped it: " + (next((s.error for s in probe.steps if not s.passed), "") or "")
+                note = (f"judge stopped at step {judged + 1}: {why}" if judged < len(task.action_sequence) else "judge passed all")
+                note += f" | label: {entry.get('why') or 'all steps hold'}"
+            ok = judged == label
+            known = entry.get("known_disagreement")
+            if known and judged is not None and judged == entry.get("known_judged"):
+                # a documented limit of the judge: still counted as a disagreement (false pass/fail) in the
+                # summary, but expected, so a change of it (better or worse) shows
+                ok, note = True, f"known disagreement: {known}"
+            out.append(Verdict("reconstructions", task.id, variant, len(task.action_sequence), judged, label,
+                               ifs=res.ifs, final=res.final, ok=ok, note=note[:400],
+                               extra={"known": bool(known)}))
+    return out
+
+
+def run(tasks_dir: Path | None, out_dir: Path, *, only: list[str] | None = None, progress: Progress | None = None,
+        root: Path = DATA) -> list[Verdict]:
+    return asyncio.run(run_async(tasks_dir, Path(out_dir), only=only, progress=progress, root=root))

@@ -1,0 +1,89 @@
+"""``iwr validity``: run the validity sets and summarise how far the judge agrees with the truth.
+
+Each set returns :class:`~iwrbench.validity.Verdict` rows; this module runs the chosen sets, writes
+``validity.json`` (every row) and ``validity.md`` (the summary tables) into the output folder, and
+says whether every set met its criterion:
+
+- ``todomvc``, ``reconstructions``: the judged prefix equals the truth on every page (agreement), no
+  false pass;
+- ``markup``: IFS 100 on every verified markup change of the source;
+- ``cheats``: Final <= 15 on every task;
+- ``oracle``: IFS 100 on every task, the source judged as a model's page.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import time
+from pathlib import Path
+from typing import Callable
+
+from . import Verdict
+
+SETS = ("oracle", "markup", "cheats", "todomvc", "reconstructions")
+CRITERIA = {
+    "oracle": "IFS 100 on every task (the source judged as a model's page)",
+    "markup": "IFS 100 on every verified markup change of the source",
+    "cheats": "Final <= 15 on every task",
+    "todomvc": "judged prefix == spec-probe truth on every implementation; no false pass",
+    "reconstructions": "judged prefix == label by eye on every page; no false pass",
+}
+
+
+def run_sets(sets: list[str], tasks_dir: Path | None, out_dir: Path, *, only: list[str] | None = None,
+             progress: Callable[[str], None] | None = None) -> dict:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rows: list[Verdict] = []
+    timing: dict[str, float] = {}
+    for name in sets:
+        mod = importlib.import_module(f"iwrbench.validity.{name}")
+        t0 = time.monotonic()
+        if progress:
+            progress(f"== {name}: {CRITERIA[name]}")
+        rows += mod.run(tasks_dir, out_dir / name, only=only, progress=progress)
+        timing[name] = round(time.monotonic() - t0, 1)
+    summary = summarise(rows)
+    for name, s in summary.items():
+        s["seconds"] = timing.get(name)
+    data = {"sets": summary, "rows": [r.as_dict() for r in rows]}
+    (out_dir / "validity.json").write_text(json.dumps(data, indent=1))
+    (out_dir / "validity.md").write_text(markdown(summary, rows))
+    return data
+
+
+def summarise(rows: list[Verdict]) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    for name in dict.fromkeys(r.set for r in rows):
+        rs = [r for r in rows if r.set == name]
+        judged = [r for r in rs if r.judged is not None]
+        s = {"criterion": CRITERIA.get(name, ""), "pages": len(rs), "judged": len(judged),
+             "ok": sum(r.ok for r in rs), "not_judged": len(rs) - len(judged),
+             "false_pass": sum(r.false_pass for r in rs), "false_fail": sum(r.false_fail for r in rs)}
+        if name in ("todomvc", "reconstructions"):
+            agree = sum(1 for r in judged if r.judged == r.truth)
+            s["agreement"] = round(100.0 * agree / len(judged), 1) if judged else None
+        if name == "cheats":
+            finals = [r.final for r in judged if r.final is not None]
+            s["max_final"] = round(max(finals), 2) if finals else None
+        s["met"] = bool(rs) and s["ok"] == len(rs)
+        out[name] = s
+    return out
+
+
+def markdown(summary: dict[str, dict], rows: list[Verdict]) -> str:
+    lines = ["# Validity of the judge", "", "| set | criterion | pages | met by | agreement | false pass | false fail | max Final |",
+             "|---|---|---|---|---|---|---|---|"]
+    for name, s in summary.items():
+        lines.append(f"| {name} | {s['criterion']} | {s['pages']} | {s['ok']} | "
+                     f"{'' if s.get('agreement') is None else str(s['agreement']) + '%'} | {s['false_pass']} | "
+                     f"{s['false_fail']} | {'' if s.get('max_final') is None else s['max_final']} |")
+    bad = [r for r in rows if not r.ok]
+    if bad:
+        lines += ["", "## Rows that do not meet their criterion", "", "| set | task | page | judged | truth | IFS | Final | note |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for r in bad:
+            lines.append(f"| {r.set} | {r.task_id} | {r.page} | {r.judged} | {r.truth} | "
+                         f"{'' if r.ifs is None else round(r.ifs, 1)} | {'' if r.final is None else round(r.final, 1)} | "
+                         f"{r.note.replace('|', '/')[:160]} |")
+    return "\n".join(lines) + "\n"
