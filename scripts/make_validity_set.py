@@ -1,13 +1,16 @@
 """Assemble the reconstructions regression set (src/iwrbench/validity/data/reconstructions/).
 
-    .venv/bin/python scripts/make_validity_set.py BUILT_TASKS_DIR RECON_DIR
+    .venv/bin/python scripts/make_validity_set.py BUILT_TASKS_DIR RECON_DIR[=BATCH] [RECON_DIR[=BATCH] ...]
 
 BUILT_TASKS_DIR: a built suite (``iwr suite path default``). RECON_DIR: one folder per task holding
 ``labels.json`` and ``<variant>/page/index.html`` (pages written from the frames as a model would, then
 post-processed as generation does: placeholders -> /__iwr_assets__/, iframes removed). For each labelled
 task this copies the task's ``task.json``, ``targets/`` and ``assets/`` (no video, no checkpoints: the set
 compares IFS prefixes), every labelled page, and the labels (with the fields the labeller wrote).
-Rerun it after the recorder's output changes so the set's tasks match what the recorder writes.
+BATCH names when the pages were labelled relative to the judge's rules (e.g. ``tuning``: seen while the
+judge's rules were settled; ``held-out``: written and labelled after, judged without any change): it is
+kept in each label so agreement can be reported per batch. Rerun it after the recorder's output changes
+so the set's tasks match what the recorder writes.
 """
 
 from __future__ import annotations
@@ -47,9 +50,10 @@ def replacements(a: str, b: str) -> list[list[str]]:
     return out
 
 
-def main(built: Path, recon: Path) -> int:
+def main(built: Path, recons: list[tuple[Path, str]]) -> int:
     n_pages = 0
-    for d in sorted(p for p in recon.iterdir() if (p / "labels.json").is_file()):
+    dirs = [(d, batch) for recon, batch in recons for d in sorted(p for p in recon.iterdir() if (p / "labels.json").is_file())]
+    for d, batch in dirs:
         task = built / d.name
         if not (task / "task.json").is_file():
             print(f"skip {d.name}: not in {built}", file=sys.stderr)
@@ -79,6 +83,8 @@ def main(built: Path, recon: Path) -> int:
             else:
                 shutil.copy2(page, dst / "pages" / variant / "index.html")
             kept[variant] = {k: entry[k] for k in KEEP if k in entry}
+            if batch:
+                kept[variant]["batch"] = batch
             n_pages += 1
         (dst / "labels.json").write_text(json.dumps(kept, indent=1) + "\n")
         shown = ", ".join(f"{v}={e['label']}" for v, e in kept.items())
@@ -88,7 +94,11 @@ def main(built: Path, recon: Path) -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    sys.exit(main(Path(sys.argv[1]), Path(sys.argv[2])))
+    recons = [(Path(a.split("=")[0]), a.split("=")[1] if "=" in a else "") for a in sys.argv[2:]]
+    for old in (OUT.iterdir() if OUT.is_dir() else []):
+        if old.is_dir():
+            shutil.rmtree(old)
+    sys.exit(main(Path(sys.argv[1]), recons))

@@ -123,12 +123,16 @@ Check = Annotated[
 
 
 class TextEvidence(_Closed):
-    """A phrase whose visible count changes with the action (``appears``/``disappears``) or stays on
-    screen (``visible``); ``before``/``after`` are the counts seen on the source."""
+    """A phrase whose visible count changes with the action (``appears``/``disappears``), stays on
+    screen (``visible``) or stays off it (``absent``: a text typed earlier that the recording no longer
+    shows); ``before``/``after`` are the counts seen on the source."""
 
-    kind: Literal["appears", "disappears", "visible"]
+    kind: Literal["appears", "disappears", "visible", "absent"]
     text: str
     source: Literal["assertion", "derived", "echo", "ocr"] = "derived"
+    #: where it is counted: rendered text, what fields show (values of editable fields, placeholders,
+    #: the option a select shows), both, or text drawn struck through
+    channel: Literal["text", "field", "any", "struck"] = "text"
     before: int | None = None
     after: int | None = None
 

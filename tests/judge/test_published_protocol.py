@@ -20,7 +20,8 @@ from iwrbench.runs.rundir import RunDir
 
 
 class JudgeServer:
-    def __init__(self, say_no_after: int | None = None):
+    def __init__(self, say_no_after: int | None = None, garbled: bool = False):
+        self.garbled = garbled
         self.requests: list[str] = []
         self.say_no_after = say_no_after
         self.asserts = 0
@@ -57,11 +58,13 @@ class JudgeServer:
     def answer(self, text: str) -> str:
         if "Interactive elements, numbered" in text:
             return '{"index": null}'
-        if "Does the second image satisfy" in text:
+        if "Decide whether this statement" in text:
             self.asserts += 1
+            if self.garbled:
+                return "I cannot tell from these pictures."
             if self.say_no_after is not None and self.asserts > self.say_no_after:
-                return "No"
-            return "Yes"
+                return '```json\n{"think": "the counter did not change", "result": "No"}\n```'
+            return '{"think": "the page shows it", "result": "Yes"}'
         return json.dumps({"layout": 9, "elements": 12, "content_text": 30, "style": 12, "overall": 15})
 
     def stop(self):
@@ -97,7 +100,7 @@ def test_published_judge_parts_are_used_and_kept(published_runs):
     assert o.high_level_visual == pytest.approx(78)  # the rubric reply, summed
     shots = run / "shots" / "oracle" / "todo-add-filter"
     kept = [json.loads(x) for x in (shots / "llm" / "assert.jsonl").read_text().splitlines()]
-    assert len(kept) == len(asserted) and all(k["reply"] == "Yes" for k in kept)
+    assert len(kept) == len(asserted) and all(k["verdict"] is True and '"result": "Yes"' in k["reply"] for k in kept)
     assert list(shots.glob("llm/rubric_*.txt"))
     # the blank page: deterministic rungs fail, so the LLM grounder was asked (and its reply kept)
     b = res["blank"]
@@ -114,6 +117,31 @@ def test_a_no_from_the_judge_ends_the_trajectory(published_runs):
     second = asserted[1]
     assert o.steps[second - 1].assertion.passed is False
     assert o.ifs == pytest.approx(100 * (second - 1) / o.steps_total, abs=1e-3)
+
+
+def test_an_unreadable_verdict_is_a_judge_error_never_a_pass(smoke_tasks, tmp_path):
+    srv = JudgeServer(garbled=True)
+    try:
+        cfg = EvalConfig(tasks=smoke_tasks["todo-add-filter"], models=["oracle"], out=tmp_path / "r",
+                         protocol="iwr-bench@1", judge_model="openai:judge-mini", judge_base_url=srv.base_url,
+                         ocr="tesseract", visual="hog-colour", retries=0)
+        cfg.options.cache_dir = tmp_path / "cache"
+        evaluate(cfg)
+    finally:
+        srv.stop()
+    (r,) = RunDir(tmp_path / "r").results().values()
+    assert r.status == "judge_error" and "no readable verdict" in (r.error or "")
+    assert r.ifs is None  # not scored
+
+
+def test_the_published_reply_is_read_as_published():
+    from iwrbench.judge.llm import parse_yes_no
+
+    assert parse_yes_no('{"think": "ok", "result": "Yes"}') is True
+    assert parse_yes_no('Sure:\n```json\n{"think": "no change", "result": "No"}\n```') is False
+    assert parse_yes_no('{"think": "hmm", "result": "Maybe"}') is None  # JSON, but no Yes/No result
+    assert parse_yes_no("Yes, the counter reads 2") is True  # not JSON: the first of Yes/No in the text
+    assert parse_yes_no("I cannot tell") is None
 
 
 def test_missing_components_are_named(smoke_tasks, tmp_path):

@@ -39,7 +39,7 @@ const visible = (e) => {
 };
 const labelText = (e) => {
   const parts = [];
-  if (e.labels) for (const l of e.labels) parts.push(norm(l.innerText));
+  if (e.labels) for (const l of Array.from(e.labels)) parts.push(norm(l.innerText));
   return norm(parts.join(' '));
 };
 const nameOf = (e) => {
@@ -107,10 +107,10 @@ STATE_JS = (
   const texts = [];
   const blockish = new Set(['p','li','td','th','h1','h2','h3','h4','h5','h6','button','a','label','span','div','dt','dd',
                             'strong','em','b','small','figcaption','caption','summary','legend','option','output','code','pre']);
-  for (const e of document.querySelectorAll('body *')) {
+  for (const e of Array.from(document.querySelectorAll('body *'))) {
     if (!blockish.has(e.tagName.toLowerCase())) continue;
     let own = '';
-    for (const n of e.childNodes) if (n.nodeType === 3) own += n.textContent;
+    for (const n of Array.from(e.childNodes)) if (n.nodeType === 3) own += n.textContent;
     own = norm(own);
     if (!own) continue;
     const t = norm(e.innerText);
@@ -119,7 +119,7 @@ STATE_JS = (
     texts.push(t);
   }
   const fields = [];
-  for (const e of document.querySelectorAll('input, textarea, select')) {
+  for (const e of Array.from(document.querySelectorAll('input, textarea, select'))) {
     const t = (e.getAttribute('type') || '').toLowerCase();
     if (['hidden','submit','button','reset','image','file','password'].includes(t)) continue;
     if (!visible(e)) continue;
@@ -131,14 +131,14 @@ STATE_JS = (
     fields.push(entry);
   }
   const counts = {};
-  for (const e of document.querySelectorAll('body *')) {
+  for (const e of Array.from(document.querySelectorAll('body *'))) {
     const r = roleOf(e);
     if (!r || !['listitem','row','option','tab','checkbox','article','img','dialog','cell'].includes(r)) continue;
     if (!visible(e)) continue;
     counts[r] = (counts[r] || 0) + 1;
   }
   const states = [];
-  for (const e of document.querySelectorAll('[aria-expanded], [aria-selected], [aria-pressed], [aria-checked], input[type=checkbox], input[type=radio], details')) {
+  for (const e of Array.from(document.querySelectorAll('[aria-expanded], [aria-selected], [aria-pressed], [aria-checked], input[type=checkbox], input[type=radio], details'))) {
     if (!visible(e)) continue;
     const r = roleOf(e), n = nameOf(e);
     if (!n || n.length > 80) continue;
@@ -179,7 +179,7 @@ ELEMENT_STATE_JS = r"""(e) => {
 _GROUND_LIB = r"""
 const subLabels = (e) => {  // names given by descendants: <svg aria-label>, <img alt>, <svg><title>
   const parts = [];
-  for (const x of e.querySelectorAll('[aria-label], [title], img[alt], svg title')) {
+  for (const x of Array.from(e.querySelectorAll('[aria-label], [title], img[alt], svg title'))) {
     if (parts.length >= 4) break;
     const v = x.tagName.toLowerCase() === 'title' ? x.textContent
       : (x.getAttribute('aria-label') || x.getAttribute('alt') || x.getAttribute('title'));
@@ -193,7 +193,7 @@ const groundDescribe = (e) => {
   d.clickable = clickable(e);
   d.selectable = selectable(e);
   let own = '';
-  for (const n of e.childNodes) if (n.nodeType === 3) own += n.textContent;
+  for (const n of Array.from(e.childNodes)) if (n.nodeType === 3) own += n.textContent;
   d.own_text = norm(own).slice(0, 200);
   if (!d.name) d.sub = subLabels(e);
   if (d.tag === 'label') d.has_control = !!e.control;  // clicking it reaches a field/checkbox
@@ -216,13 +216,13 @@ GROUND_SNAPSHOT_JS = (
   let nBase = 0, nExtra = 0;
   const SKIP = new Set(['script','style','noscript','template','head','meta','link','br','svg','path']);
   const NAMED = ['aria-label', 'aria-labelledby', 'title', 'role', 'placeholder', 'alt'];
-  for (const e of document.querySelectorAll('body *')) {
+  for (const e of Array.from(document.querySelectorAll('body *'))) {
     if (nBase >= 3000 && nExtra >= 1500) break;
     const tag = e.tagName.toLowerCase();
     if (SKIP.has(tag)) continue;
     const isClick = clickable(e);
     let own = '';
-    for (const n of e.childNodes) if (n.nodeType === 3) own += n.textContent;
+    for (const n of Array.from(e.childNodes)) if (n.nodeType === 3) own += n.textContent;
     own = norm(own);
     let base = isClick || !!own || (tag === 'img' && !!e.getAttribute('alt'));
     let up = null;
@@ -302,7 +302,7 @@ POINT_PICK_JS = (
     for (let j = 0; j < n; j++) {
       const k0 = key(els[j]);
       let c = 0;
-      for (const o of document.getElementsByTagName(els[j].tagName)) {
+      for (const o of Array.from(document.getElementsByTagName(els[j].tagName))) {
         if (index.has(o) || key(o) !== k0 || !visible(o)) continue;
         add(o, {twin_of: j});
         if (++c >= 40) break;

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from typing import Any
 
-#: fragments of visible text: {t, x, y, w, h, fs, k (text|field|placeholder|button), b (block id), e (editable)}
+#: fragments of visible text: {t, x, y, w, h, fs, k (text|field|placeholder|button), b (block id), e (editable),
+#: st (struck through)}
 VIEW_JS = r"""
 () => {
   const W = innerWidth, H = innerHeight;
   const MAX = 6000;
   const out = [];
-  const opacityCache = new Map(), clipCache = new Map(), blockIds = new Map();
+  const opacityCache = new Map(), clipCache = new Map(), blockIds = new Map(), strikeCache = new Map();
   let nextBlock = 1;
   const alphaOf = (c) => {
     if (!c) return 1;
@@ -69,6 +70,15 @@ VIEW_JS = r"""
     }
     clipCache.set(el, c);
     return c;
+  };
+  // struck through: a line-through decoration on the element or an ancestor (decorations propagate)
+  const struck = (el) => {
+    if (!el || el.nodeType !== 1) return false;
+    if (strikeCache.has(el)) return strikeCache.get(el);
+    const d = getComputedStyle(el).textDecorationLine || '';
+    const v = d.includes('line-through') || (el.tagName === 'S' || el.tagName === 'DEL' || el.tagName === 'STRIKE') || struck(parentOf(el));
+    strikeCache.set(el, v);
+    return v;
   };
   const blockOf = (el) => {
     let e = el;
@@ -127,7 +137,7 @@ VIEW_JS = r"""
     const cx = Math.min(Math.max(r.left + r.width / 2, 0), W - 1), cy = Math.min(Math.max(r.top + r.height / 2, 0), H - 1);
     if (covered(el, cx, cy)) return;
     out.push({t: t, x: Math.round(r.left), y: Math.round(r.top), w: Math.round(r.width), h: Math.round(r.height),
-              fs: Math.round(fs), k: kind, b: blockOf(el), e: !!editable});
+              fs: Math.round(fs), k: kind, b: blockOf(el), e: !!editable, st: kind === 'text' && struck(el)});
   };
   const textNode = (n) => {
     const s = n.nodeValue;

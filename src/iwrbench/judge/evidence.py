@@ -39,14 +39,23 @@ class Derived:
     notes: list[str]
 
 
+def count(view: View, phrase: str, channel: str = "text") -> int:
+    """Visible occurrences of ``phrase`` in a channel of the view (``any``: rendered text and fields)."""
+    if channel == "any":
+        return view.count(phrase, "text") + view.count(phrase, "field")
+    return view.count(phrase, channel)
+
+
 def _classify(phrase: str, before: View, after: View, source: str) -> TextEvidence | None:
-    b, a = before.count(phrase), after.count(phrase)
-    if a > b:
-        return TextEvidence(kind="appears", text=phrase, source=source, before=b, after=a)  # type: ignore[arg-type]
-    if a < b:
-        return TextEvidence(kind="disappears", text=phrase, source=source, before=b, after=a)  # type: ignore[arg-type]
+    """Appears or disappears as text, else as what a field shows; else stays visible (either), else None."""
+    for channel in ("text", "field"):
+        b, a = count(before, phrase, channel), count(after, phrase, channel)
+        if a != b:
+            return TextEvidence(kind="appears" if a > b else "disappears", text=phrase, source=source,  # type: ignore[arg-type]
+                                before=b, after=a, channel=channel)  # type: ignore[arg-type]
+    b, a = count(before, phrase, "any"), count(after, phrase, "any")
     if a >= 1:
-        return TextEvidence(kind="visible", text=phrase, source=source, before=b, after=a)  # type: ignore[arg-type]
+        return TextEvidence(kind="visible", text=phrase, source=source, before=b, after=a, channel="any")  # type: ignore[arg-type]
     return None
 
 
@@ -54,9 +63,17 @@ def _good(t: str) -> bool:
     return 1 <= len(t.strip()) <= MAX_LEN and bool(tokens(t))
 
 
+#: words by which an assertion speaks of text drawn struck through
+STRIKE_WORDS = ("struck", "strike", "strikethrough", "crossed", "line through", "lined through")
+
+
 def derive_texts(before: View, after: View, assertion: str | None, *, action_type: str = "",
-                 typed: list[str] | str | None = None) -> Derived:
-    """Text evidence for one step, from the source's views before and after it."""
+                 typed: list[str] | str | None = None, shown_typed: set[str] | None = None) -> Derived:
+    """Text evidence for one step, from the source's views before and after it.
+
+    ``typed``: texts typed so far in the trajectory; ``shown_typed``: those of them the source showed as
+    text at some earlier step (a typed text the recording showed and no longer shows must stay off
+    the page: a todo filtered out of the Active view)."""
     notes: list[str] = []
     out: list[TextEvidence] = []
     keys: set[str] = set()
@@ -97,6 +114,19 @@ def derive_texts(before: View, after: View, assertion: str | None, *, action_typ
         if before.count(t) > after.count(t):
             keys.add(k)
             gone.append(t)
+    # what fields show: a select that now shows "High", a quantity box that now reads 2 (typed text has
+    # its own rule, so not on a Type step)
+    field_items: list[TextEvidence] = []
+    if action_type != "Type":
+        shown_after = {norm_text(f.t): f.t for f in after.frags if f.channel == "field" and f.k == "field" and tokens(f.t)}
+        for k, t in shown_after.items():
+            if k in keys or len(t) > MAX_LEN:
+                continue
+            b, a = before.count(t, "field"), after.count(t, "field")
+            if a > b:
+                keys.add(k)
+                field_items.append(TextEvidence(kind="appears", text=t, source="derived", before=b, after=a,  # type: ignore[arg-type]
+                                                channel="field"))
     # a phrase that "appeared" only because it is part of another new phrase says nothing more
     appeared = [t for t in appeared if not any(u != t and contains_phrase(u, t) for u in appeared)]
     gone = [t for t in gone if not any(u != t and contains_phrase(u, t) for u in gone)]
@@ -113,14 +143,34 @@ def derive_texts(before: View, after: View, assertion: str | None, *, action_typ
     typed_l = [typed] if isinstance(typed, str) else list(typed or [])
     typed_l = [x for x in typed_l if x and tokens(x)]
     # the page's answer to its input: a typed text shown again (in whatever words around it)
+    echoed: set[str] = set()
     for x in dict.fromkeys(typed_l):
         if norm_text(x) in keys:
             continue
         b, a = before.count(x), after.count(x)
         if a > b and any(contains_phrase(t, x) for t in appeared):
             keys.add(norm_text(x))
+            echoed.add(norm_text(x))
             out.append(TextEvidence(kind="appears", text=x, source="echo", before=b, after=a))  # type: ignore[arg-type]
-    appeared = [t for t in appeared if norm_text(t) not in keys]
+    out += field_items[:2]
+    # typed texts the recording showed before and keeps off screen now
+    for x in dict.fromkeys(typed_l):
+        k = norm_text(x)
+        if k in keys or x not in (shown_typed or set()):
+            continue
+        if before.count(x) == 0 and after.count(x) == 0:
+            keys.add(k)
+            out.append(TextEvidence(kind="absent", text=x, source="echo", before=0, after=0))  # type: ignore[arg-type]
+    # texts that became (or stopped being) struck through, when the assertion speaks of it
+    low = (assertion or "").lower()
+    if any(w in low for w in STRIKE_WORDS):
+        struck = [(t, "appears") for t, _ in after.items("struck") if after.count(t, "struck") > before.count(t, "struck")]
+        struck += [(t, "disappears") for t, _ in before.items("struck") if after.count(t, "struck") < before.count(t, "struck")]
+        for t, kind in struck[:3]:
+            if _good(t):
+                out.append(TextEvidence(kind=kind, text=t, source="assertion", channel="struck",  # type: ignore[arg-type]
+                                        before=before.count(t, "struck"), after=after.count(t, "struck")))
+    appeared = [t for t in appeared if norm_text(t) not in echoed]
     for t in appeared[:MAX_APPEARED]:
         out.append(TextEvidence(kind="appears", text=t, source="derived", before=before.count(t), after=after.count(t)))  # type: ignore[arg-type]
     for t in gone[:MAX_GONE]:
@@ -173,14 +223,17 @@ def judge_text(ev: TextEvidence, before: View, after: View, anchor: View | None 
     """``anchor``: the screen after the last asserted step (or the first screen). A text that appeared
     (or went) a little early, during the unasserted steps just before, still counts as a change; a text
     that was there all along does not."""
-    b, a = before.count(ev.text), after.count(ev.text)
-    b0 = anchor.count(ev.text) if anchor is not None else b
+    b, a = count(before, ev.text, ev.channel), count(after, ev.text, ev.channel)
+    b0 = count(anchor, ev.text, ev.channel) if anchor is not None else b
     if ev.kind == "appears":
         ok = a > b or a > b0
         why = "" if ok else (f"{ev.text!r} is not on screen" if a == 0 else f"{ev.text!r} was already on screen ({b}x) and did not appear again")
     elif ev.kind == "disappears":
         ok = (a < b or a < b0) and (ev.after != 0 or a == 0)
         why = "" if ok else (f"{ev.text!r} was not on screen before the action" if b == 0 else f"{ev.text!r} is still on screen")
+    elif ev.kind == "absent":
+        ok = a == 0
+        why = "" if ok else f"{ev.text!r} is on screen; the recording no longer shows it"
     else:
         ok = a >= 1
         why = "" if ok else f"{ev.text!r} is not on screen"

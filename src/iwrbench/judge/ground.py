@@ -802,6 +802,10 @@ def _fuzzy_base(action: Action, d: dict) -> float:
         for f in fields:
             if len(f) < 2:
                 continue
+            # a word of a longer quoted name ("all" of 'Mark all as complete') names nothing by itself:
+            # the phrase loop above already scored it for the share of the name it is
+            if any(f != q and f in q for q in strong):
+                continue
             r = fuzz.token_set_ratio(d_low, f) * 0.8
             if len(f) >= 3 and re.search(r"\b" + re.escape(f) + r"\b", d_low):
                 r = max(r, 72 + min(18, len(f)))
@@ -811,6 +815,9 @@ def _fuzzy_base(action: Action, d: dict) -> float:
     score = best
     if t and t.role and d.get("role") == t.role:
         score += 6
+    tf, cf = _FAMILY.get((t.role if t else "") or ""), _FAMILY.get(d.get("role") or "")
+    if tf and cf and tf != cf and (d.get("role") not in _COMPATIBLE.get((tf, cf), set())):
+        score -= 15  # a link for a checkbox, a text box for a button: another kind of control
     if d.get("clickable"):
         score += 4
     elif action.type in ("Click", "Hover"):

@@ -2,7 +2,9 @@
 
 Both talk to any ``ChatClient``. Their raw replies are kept in the run folder (``llm/`` beside
 the judged screenshots), so a reviewer can read what the judge model said at every step.
-A judge API error is not counted as the page's failure (verdict None), as published.
+A reply that cannot be read (no "Yes"/"No" by the published parsing) or a judge API error gives no
+verdict (None); the replay then stops the unit as a ``judge_error`` (ours: retried, never scored). The
+published code counted such a step as passed.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from ..records import Action
 
 PROMPTS = Path(__file__).parent / "prompts"
 GROUND_PROMPT = "ground-v1.txt"
-ASSERT_PROMPT = "assert-v1.txt"
+ASSERT_PROMPT = "assert-v2.txt"
 
 
 def prompt_hashes() -> dict[str, str]:
@@ -54,9 +56,27 @@ def parse_index(text: str) -> int | None:
 
 
 def parse_yes_no(text: str) -> bool | None:
-    t = text.strip().lower()
-    m = re.search(r"\b(yes|no)\b", t)
-    return None if not m else m.group(1) == "yes"
+    """The published judge's reading of a reply: JSON (from a fenced block when there is one) whose
+    ``result`` is exactly "Yes" or "No"; if it is not JSON, the first of "Yes" / "No" found in the text;
+    otherwise no verdict (None)."""
+    t = (text or "").strip()
+    body = t
+    if "```json" in t:
+        start = t.find("```json") + 7
+        body = t[start:t.find("```", start)].strip() if "```" in t[start:] else t[start:].strip()
+    elif "```" in t:
+        start = t.find("```") + 3
+        body = t[start:t.find("```", start)].strip() if "```" in t[start:] else t[start:].strip()
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        if "Yes" in t:
+            return True
+        if "No" in t:
+            return False
+        return None
+    result = data.get("result") if isinstance(data, dict) else None
+    return True if result == "Yes" else False if result == "No" else None
 
 
 def make_llm_grounder(chat: ChatClient, log_dir: Path):
@@ -91,10 +111,9 @@ def make_assertion_judge(chat: ChatClient, log_dir: Path):
     template = (PROMPTS / ASSERT_PROMPT).read_text()
 
     async def judge(action: Action, before: bytes, after: bytes) -> tuple[bool | None, str]:
-        text = template.format(action_type=action.type, description=action.description,
-                               assertion=action.logical_assertion)
-        req = ChatRequest([Message("user", [TextPart(text), ImagePart(before, label="before"),
-                                             ImagePart(after, label="after")])], temperature=0.0, max_tokens=20)
+        text = template.format(assertion=action.logical_assertion)
+        req = ChatRequest([Message("user", [TextPart(text), ImagePart(before, label="previous step"),
+                                             ImagePart(after, label="current step")])], temperature=0.0, max_tokens=4096)
         try:
             reply = await chat.complete(req)
         except Exception as e:  # a judge API error is not the page's failure

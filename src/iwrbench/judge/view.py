@@ -10,9 +10,10 @@ tokens, joined, equal a run of the stream's tokens, joined, that starts and ends
 ``'1 item left'`` matches ``1`` + ``item left`` from two elements, ``'4 +4'`` matches ``4+4``, and
 ``'All'`` does not match inside ``Allowed``.
 
-Two channels: *text* (rendered text, button labels, the values of read-only fields) and *field* (what
-editable fields show, and placeholders of empty ones). Checks count phrases in the text channel; the
-typed-text rule also looks at fields.
+Channels: *text* (rendered text, button labels, the values of read-only fields), *field* (what
+editable fields show, and placeholders of empty ones) and *struck* (text drawn struck through, a subset
+of text). Checks count phrases in the text channel unless they say otherwise; the typed-text rule also
+looks at fields.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class Frag:
     k: str = "text"  # text | field | placeholder | button
     b: int = 0
     e: bool = False
+    st: bool = False  # struck through
 
     @property
     def cy(self) -> float:
@@ -194,15 +196,21 @@ class View:
             try:
                 frags.append(Frag(t=str(x.get("t") or ""), x=float(x["x"]), y=float(x["y"]), w=float(x["w"]),
                                   h=float(x["h"]), fs=float(x.get("fs") or 12), k=str(x.get("k") or "text"),
-                                  b=int(x.get("b") or 0), e=bool(x.get("e"))))
+                                  b=int(x.get("b") or 0), e=bool(x.get("e")), st=bool(x.get("st"))))
             except (KeyError, TypeError, ValueError):
                 continue
         return cls(url=str(d.get("url") or ""), size=(int(d.get("w") or 0), int(d.get("h") or 0)), frags=frags,
                    truncated=bool(d.get("truncated")))
 
+    def _in(self, channel: str) -> list[Frag]:
+        """Fragments of a channel: text, field, or struck (text drawn struck through)."""
+        if channel == "struck":
+            return [f for f in self.frags if f.channel == "text" and f.st and f.t.strip()]
+        return [f for f in self.frags if f.channel == channel and f.t.strip()]
+
     def lines(self, channel: str = "text") -> list[Line]:
         if channel not in self._lines:
-            self._lines[channel] = _lines([f for f in self.frags if f.channel == channel and f.t.strip()])
+            self._lines[channel] = _lines(self._in(channel))
         return self._lines[channel]
 
     def _streams_of(self, channel: str) -> list[_Stream]:
@@ -214,8 +222,7 @@ class View:
     def _row_streams(self, channel: str) -> list[_Stream]:
         key = "rows:" + channel
         if key not in self._streams:
-            frags = [f for f in self.frags if f.channel == channel and f.t.strip()]
-            self._streams[key] = [_Stream([t for f in r for t in tokens(f.t)]) for r in _rows(frags)]
+            self._streams[key] = [_Stream([t for f in r for t in tokens(f.t)]) for r in _rows(self._in(channel))]
         return self._streams[key]
 
     def count(self, phrase: str, channel: str = "text") -> int:
@@ -236,12 +243,11 @@ class View:
         """The visible text, line by line (for reports)."""
         return "\n".join(ln.text for ln in self.lines(channel))
 
-    def items(self) -> list[tuple[str, tuple[float, float, float, float]]]:
+    def items(self, channel: str = "text") -> list[tuple[str, tuple[float, float, float, float]]]:
         """Candidate phrases for checks: the visible text of each block, or its lines when long."""
         blocks: dict[int, list[Frag]] = {}
-        for f in self.frags:
-            if f.channel == "text" and f.t.strip():
-                blocks.setdefault(f.b, []).append(f)
+        for f in self._in(channel):
+            blocks.setdefault(f.b, []).append(f)
         out: list[tuple[str, tuple[float, float, float, float]]] = []
         for fr in blocks.values():
             # tight runs only, so that a phrase is something any faithful layout keeps together

@@ -21,6 +21,10 @@ BASELINES: dict[str, str] = {
     "blank": "iwrbench.models.baselines:BlankModel",
     "screenshot": "iwrbench.models.baselines:ScreenshotModel",
     "slideshow": "iwrbench.models.baselines:SlideshowModel",
+    # cheat pages (iwrbench.validity.cheats): they must score low
+    "cheat-frames": "iwrbench.validity.cheats:FramesCheatModel",
+    "cheat-buttons": "iwrbench.validity.cheats:ButtonsCheatModel",
+    "cheat-text": "iwrbench.validity.cheats:TextCheatModel",
 }
 
 

@@ -425,7 +425,9 @@ def _check_key(c: Any) -> str:
 def step_evidence(i: int, ra: RecipeAction, first: PassResult, others: list[PassResult], *,
                   with_change: bool = True, typed: list[str] | None = None) -> Evidence:
     """Evidence for step ``i`` from pass 1, kept where every other pass (another seed) agrees."""
-    d = derive_texts(first.views[i - 1], first.views[i], ra.assertion, action_type=ra.type, typed=typed or [])
+    shown = {x for x in (typed or []) if any(v.count(x) > 0 for v in first.views[:i])}
+    d = derive_texts(first.views[i - 1], first.views[i], ra.assertion, action_type=ra.type, typed=typed or [],
+                     shown_typed=shown)
     notes = list(d.notes)
     texts = []
     for t in d.texts:
@@ -542,7 +544,7 @@ def _probe_actions(plan: ProbePlan, a_pass: PassResult, b_pass: PassResult | Non
             # an automatic probe only asks for what the new input must produce: the text echoed back
             echo, seen = [], set()
             for t in ev.texts:
-                if t.source == "echo" or (t.source == "assertion" and t.kind == "appears"
+                if t.source == "echo" or (t.source == "assertion" and t.kind == "appears" and t.channel != "struck"
                                           and any(contains_phrase(t.text, new) for new in plan.replace.values())):
                     if t.text not in seen:
                         seen.add(t.text)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from ..browser.host import PageBundle
 from ..judge.score import JudgeComponents, judge_unit
@@ -68,3 +69,65 @@ def copy_page(src_root: Path, dst: Path) -> Path:
         shutil.rmtree(dst)
     shutil.copytree(src_root, dst, symlinks=True, ignore=shutil.ignore_patterns(".git", "__pycache__", ".iwr-*"))
     return dst
+
+
+def task_dirs(tasks_dir: Path, only: Any = None) -> list[Path]:
+    """The task folders under ``tasks_dir`` (or ``tasks_dir`` itself when it is one), ``only`` ids kept."""
+    tasks_dir = Path(tasks_dir)
+    if (tasks_dir / "task.json").is_file():
+        dirs = [tasks_dir]
+    else:
+        dirs = sorted(p for p in tasks_dir.iterdir() if p.is_dir() and not p.name.startswith(".")
+                      and (p / "task.json").is_file())
+    if only:
+        want = {only} if isinstance(only, str) else set(only)
+        dirs = [d for d in dirs if d.name in want]
+    return dirs
+
+
+class VerdictLog:
+    """This run's verdicts, one JSON object a line, written as they come (a cut run keeps what it judged)."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.write_text("")
+
+    def add(self, verdicts: list[Any]) -> None:
+        import json
+
+        with self.path.open("a") as f:
+            for v in verdicts:
+                f.write(json.dumps(v.as_dict(), default=str) + "\n")
+
+
+async def with_browser(body: Callable[[Callable[[], Awaitable[Any]]], Awaitable[None]], browser: Any = None) -> None:
+    """Run ``body(get_browser)``: the given browser, or one launched here and replaced when it dies under a task."""
+    if browser is not None:
+        async def given() -> Any:
+            return browser
+
+        await body(given)
+        return
+    from playwright.async_api import async_playwright
+
+    from ..browser.core import launch_browser
+
+    async with async_playwright() as pw:
+        held: list[Any] = []
+
+        async def fresh() -> Any:
+            if held and held[0].is_connected():
+                return held[0]
+            if held:
+                with contextlib.suppress(Exception):
+                    await held[0].close()
+                held.clear()
+            held.append(await launch_browser(pw))
+            return held[0]
+
+        try:
+            await body(fresh)
+        finally:
+            for b in held:
+                with contextlib.suppress(Exception):
+                    await b.close()

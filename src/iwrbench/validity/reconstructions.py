@@ -72,8 +72,13 @@ def materialise(page: Path, dest: Path) -> Path:
 
 
 async def run_async(tasks_dir: Path | None, out_dir: Path, *, only: list[str] | None = None,
-                    progress: Progress | None = None, root: Path = DATA) -> list[Verdict]:
+                    progress: Progress | None = None, root: Path = DATA,
+                    pages: list[tuple[str, str]] | None = None) -> list[Verdict]:
+    """``pages``: only these (task id, variant) pairs."""
     items = load_set(root)
+    if pages is not None:
+        wanted = set(pages)
+        items = [it for it in items if (it[0].parent.name, it[1]) in wanted]
     out: list[Verdict] = []
     async with judge_session() as js:
         for k, (task_dir, variant, page, entry) in enumerate(items, 1):
@@ -105,7 +110,7 @@ async def run_async(tasks_dir: Path | None, out_dir: Path, *, only: list[str] | 
                 ok, note = True, f"known disagreement: {known}"
             out.append(Verdict("reconstructions", task.id, variant, len(task.action_sequence), judged, label,
                                ifs=res.ifs, final=res.final, ok=ok, note=note[:400],
-                               extra={"known": bool(known)}))
+                               extra={"known": bool(known), "batch": entry.get("batch", "")}))
     return out
 
 

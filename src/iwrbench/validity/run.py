@@ -63,6 +63,11 @@ def summarise(rows: list[Verdict]) -> dict[str, dict]:
         if name in ("todomvc", "reconstructions"):
             agree = sum(1 for r in judged if r.judged == r.truth)
             s["agreement"] = round(100.0 * agree / len(judged), 1) if judged else None
+            batches = sorted({r.extra.get("batch", "") for r in judged} - {""})
+            if batches:
+                s["by_batch"] = {b: {"pages": sum(1 for r in judged if r.extra.get("batch") == b),
+                                     "agree": sum(1 for r in judged if r.extra.get("batch") == b and r.judged == r.truth)}
+                                 for b in batches}
         if name == "cheats":
             finals = [r.final for r in judged if r.final is not None]
             s["max_final"] = round(max(finals), 2) if finals else None
@@ -78,9 +83,13 @@ def markdown(summary: dict[str, dict], rows: list[Verdict]) -> str:
         lines.append(f"| {name} | {s['criterion']} | {s['pages']} | {s['ok']} | "
                      f"{'' if s.get('agreement') is None else str(s['agreement']) + '%'} | {s['false_pass']} | "
                      f"{s['false_fail']} | {'' if s.get('max_final') is None else s['max_final']} |")
-    bad = [r for r in rows if not r.ok]
+    for name, s in summary.items():
+        for b, x in (s.get("by_batch") or {}).items():
+            lines.append(f"| {name} ({b}) | pages {('labelled after the rules were settled, judged unchanged' if b == 'held-out' else 'seen while the rules were settled')} | "
+                         f"{x['pages']} | | {round(100.0 * x['agree'] / max(1, x['pages']), 1)}% | | | |")
+    bad = [r for r in rows if not r.ok or r.false_pass or r.false_fail]
     if bad:
-        lines += ["", "## Rows that do not meet their criterion", "", "| set | task | page | judged | truth | IFS | Final | note |",
+        lines += ["", "## Rows that miss their criterion or disagree with the truth (a documented known disagreement meets it)", "", "| set | task | page | judged | truth | IFS | Final | note |",
                   "|---|---|---|---|---|---|---|---|"]
         for r in bad:
             lines.append(f"| {r.set} | {r.task_id} | {r.page} | {r.judged} | {r.truth} | "

@@ -1,0 +1,320 @@
+"""Markup mutants: the rewriting, the page's runtime part, the verification without the judge, and
+each mutation of a tiny recorded task verified and judged (real Chromium, real servers)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from iwrbench.validity.markup import (
+    MUTATIONS,
+    MutantServer,
+    Mut,
+    Names,
+    Rewriter,
+    drive,
+    js_tokens,
+    known_names,
+    load_recipe,
+    rename,
+    run_async,
+    serve_mutant,
+)
+
+SITE = {
+    "index.html": """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Groceries</title>
+<link rel="stylesheet" href="style.css"></head>
+<body><main class="app" id="app">
+<h1 class="title">Groceries</h1>
+<form id="add-form" class="add-form"><input id="new-item" class="new-item" placeholder="Add an item"
+  aria-label="New item"><button type="submit" id="add-btn" class="btn add-btn">Add</button></form>
+<div class="filters" role="group" aria-label="Filter"><button type="button" class="filter" id="f-all"
+  aria-pressed="true" data-f="all">All</button><button type="button" class="filter" id="f-open"
+  aria-pressed="false" data-f="open">Open</button></div>
+<ul id="items" class="items"><li class="item hint">Tap a name to tick it off<li class="item hint">Fresh today</ul>
+<ul id="list" class="list"></ul>
+<p class="count" id="count"></p>
+</main><script src="app.js"></script></body></html>
+""",
+    "style.css": """body { font: 16px/1.4 sans-serif; margin: 24px; background: #f6f6f2; }
+.app { width: 420px; padding: 16px; background: #fff; border: 1px solid #ddd; }
+.title { margin: 0 0 12px; color: #2b4; }
+.add-form { display: flex; gap: 8px; }
+.new-item { flex: 1; padding: 6px; }
+.btn { background: #2b4; color: #fff; border: 0; padding: 6px 14px; }
+.filter { margin: 10px 6px 0 0; }
+.filter[aria-pressed="true"] { background: #333; color: #fff; }
+ul.list li { padding: 4px 0; border-bottom: 1px solid #eee; }
+li.item.done .label { text-decoration: line-through; color: #999; }
+.del { float: right; }
+.hint { color: #888; font-size: 13px; }
+""",
+    "app.js": """(function () {
+  var items = [{id: 1, text: "Milk", done: false}, {id: 2, text: "Bread", done: true}];
+  var next = 3, filter = "all";
+  var list = document.getElementById("list");
+  function render() {
+    list.innerHTML = "";
+    items.filter(function (t) { return filter === "all" || !t.done; }).forEach(function (t) {
+      var li = document.createElement("li");
+      li.className = "item" + (t.done ? " done" : "");
+      li.id = "item-" + t.id;
+      li.innerHTML = '<span class="label">' + t.text + '</span><button type="button" class="del" aria-label="Remove ' +
+        t.text + '">×</button>';
+      li.querySelector(".del").addEventListener("click", function () {
+        items = items.filter(function (x) { return x !== t; }); render();
+      });
+      list.appendChild(li);
+    });
+    document.getElementById("count").textContent = items.filter(function (t) { return !t.done; }).length + " open";
+    document.querySelectorAll(".filter").forEach(function (b) {
+      b.setAttribute("aria-pressed", String(b.getAttribute("data-f") === filter));
+    });
+  }
+  document.getElementById("add-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    var i = document.getElementById("new-item");
+    if (!i.value.trim()) return;
+    items.push({id: next++, text: i.value.trim(), done: false}); i.value = ""; render();
+  });
+  document.querySelectorAll(".filter").forEach(function (b) {
+    b.addEventListener("click", function () { filter = b.getAttribute("data-f"); render(); });
+  });
+  render();
+})();
+""",
+}
+
+RECIPE = """id: mini-groceries
+source: {site: ./site}
+viewport: {width: 640, height: 480}
+actions:
+  - type: Type
+    target: "#new-item"
+    text: "Eggs"
+    description: "the 'Add an item' text box"
+  - type: Press
+    key: Enter
+    target: "#new-item"
+    description: "press Enter to add the item"
+    visual: true
+    assert: "'Eggs' appears in the list and the count reads '2 open'"
+  - type: Click
+    target: "button.filter[data-f=open]"
+    description: "the 'Open' filter button"
+    visual: true
+    assert: "'Bread' is no longer listed"
+  - type: Click
+    target: "#item-1 .del"
+    description: "the '×' button at the end of the 'Milk' row"
+    visual: true
+    assert: "'Milk' is gone and the count reads '1 open'"
+"""
+
+
+def write_site(root: Path) -> Path:
+    (root / "site").mkdir(parents=True)
+    for name, text in SITE.items():
+        (root / "site" / name).write_text(text)
+    (root / "recipe.yaml").write_text(RECIPE)
+    return root / "recipe.yaml"
+
+
+@pytest.fixture(scope="module")
+def mini_task(tmp_path_factory) -> Path:
+    from iwrbench.record.recipe import load_recipe as load_yaml
+    from iwrbench.record.recorder import record
+
+    root = tmp_path_factory.mktemp("mini-markup")
+    recipe = load_yaml(write_site(root))
+    record(recipe, root / "tasks" / recipe.id, passes=1)
+    return root / "tasks" / recipe.id
+
+
+# --------------------------------------------------------------------------- the rewriting
+
+
+def test_rename_is_word_by_word_consistent_and_idempotent():
+    assert rename("toggle-2") == rename("toggle") + "-2"
+    assert rename("tile-position-1-2").startswith(rename("tile") + "-" + rename("position") + "-1-2")
+    assert rename(rename("add-btn")) == rename("add-btn")
+    assert rename("todo") != rename("done")
+    assert "todo" not in rename("todo-list") and "list" not in rename("todo-list")
+
+
+def test_selectors_follow_the_markup():
+    names = Names(ids={"collapseOne"}, classes={"nav-link"})
+    all_ = Rewriter(Mut.named("all"), names)
+    s = all_.playwright_selector("a.nav-link[data-target='#collapseOne'] >> nth=0")
+    assert s == f"a.{rename('nav-link')}[data-target='#{rename('collapseOne')}'] >> nth=0"
+    s = all_.selector("[role=option]:has-text('.x #y') button:disabled")
+    assert s.startswith("[data-rl=option]:has-text('.x #y') :is(div,span):where([data-b])")
+    assert ":is(:disabled," in s
+    # ARIA attribute selectors move to the neutral attributes; values stay
+    assert Rewriter(Mut(aria=True)).selector('.f[aria-pressed="true"]') == '.f[data-st-pressed="true"]'
+    # a route in an href is not an id: left alone
+    assert all_.selector("#filters a[href='#/completed']").endswith("a[href='#/completed']")
+    # specificity of type selectors is kept: the div stand-ins add only a type selector
+    assert Rewriter(Mut(divs=True)).selector("ul > li") == "ul > div:where([data-i])"
+    # rewriting twice changes nothing (static rewriting and the runtime both see some selectors)
+    for sel in SELECTORS:
+        once = all_.selector(sel)
+        assert all_.selector(once) == once, sel
+
+
+SELECTORS = ["th button", "table tr:nth-child(", '[data-id="', ".a > li[data-k='", "ul.list > li:nth-child(2) .del", "div.card span:disabled", "#app [aria-pressed=true]",
+             "button[type=submit], .x:not(li)", "[class^='icon-'] a[href='#sec']"]
+
+
+def test_css_rewrites_selectors_not_values():
+    rw = Rewriter(Mut(rename=True, divs=True))
+    css = ".a, #b > li { color: #fff; background: url(x.png) } @media (max-width: 9px) { .a:hover { fill: url(#g) } }"
+    out = rw.css(css)
+    assert f".{rename('a')}, #{rename('b')} > div:where([data-i])" in out
+    assert "color: #fff" in out and "url(x.png)" in out
+    assert f"url(#{rename('g')})" in out and "@media (max-width: 9px)" in out
+
+
+def test_html_rewrite():
+    rw = Rewriter(Mut.named("all"), Names(ids={"sec"}))
+    doc = ('<!doctype html><html><head><title>t</title></head><body><ul><li class="x">a<li>b</ul>'
+           '<p>Hi <button type="submit" aria-label="Go" role="button">go</button></p>'
+           '<a href="#sec">s</a><a href="#/route">r</a><a href="?f=1#sec">q</a><label for="q">Q</label>'
+           '<script type="text/template"><li class="y"></li><input class="t" <%= done ? \'checked\' : \'\' %>>'
+           '</script></body></html>')
+    out = rw.html(doc, shim="<script>SHIM</script>")
+    assert out.index("<script>SHIM</script>") < out.index("<title>")
+    assert "<li" not in out.replace("</li>", "") and "<button" not in out
+    assert out.count("<div data-i") == 3 and out.count("</div>") == 3  # the implied </li> is written out
+    assert '<span data-b tabindex="0" data-t="submit" data-st-label="Go" data-rl="button">go</span>' in out
+    assert f'href="#{rename("sec")}"' in out and 'href="#/route"' in out and f'href="?f=1#{rename("sec")}"' in out and f'for="{rename("q")}"' in out
+    assert "aria-" not in out and "role=" not in out
+    # template code inside a tag is kept as it was; only the attributes around it change
+    assert f'<input class="{rename("t")}" <%= done ? \'checked\' : \'\' %>>' in out
+
+
+def test_js_literals_by_context():
+    names = Names(ids={"list", "count"}, classes={"item", "done", "active", "filter"})
+    rw = Rewriter(Mut.named("all"), names)
+    src = """var $ = function (id) { return document.getElementById(id); };
+var list = $("list"), c = document.getElementById("count");
+li.className = "item" + (t.done ? " done" : "");
+cb.id = "toggle-" + t.id;
+if (filter === "active") { el.classList.toggle("active", on); }
+el.setAttribute("aria-pressed", "true"); el.setAttribute("class", "item done");
+document.querySelectorAll(".filter button");
+el.innerHTML = '<li class="item"><button aria-label="x">x</button></li>';
+var re = /"quoted" \\/ not a string/g, t = `a ${"list"} b`;
+"""
+    out = rw.js(src)
+    # reads by a computed name go through the page's own renaming at run time
+    assert f'$(__mkI("{rename("list")}"))' in out and "__mk" not in rw.js("f(); $(); x.closest( ); x.matches(...a)")
+    assert 'c("<li>", {id: x})' in rw.js('c("<li>", {id: x})')  # a bare tag stays: createElement makes the div
+    assert "__mk" not in rw.js("const $ = of; $('.a', b)") and "$(__mkJ('." in rw.js("jQuery.fn; $('.a', b)") and f'getElementById(__mkI("{rename("count")}"))' in out
+    assert "document.getElementById(__mkI(id))" in out
+    assert f'"{rename("item")}" + (t.done ? " {rename("done")}" : "")' in out
+    assert 'cb.id = "toggle-" + t.id' in out  # element ids are renamed by the page's id setter at run time
+    assert 'var P = [{id: "alpine-lake"}]' in rw.js('var P = [{id: "alpine-lake"}]')  # data keep their ids
+    assert 'filter === "active"' in out  # a value compared in code is not a class
+    assert f'toggle("{rename("active")}", on)' in out
+    assert 'setAttribute("data-st-pressed", "true")' in out
+    assert f'"{rename("item")} {rename("done")}"' in out
+    assert f'querySelectorAll(__mkS(".{rename("filter")} :is(div,span):where([data-b])"))' in out
+    assert '<div data-i class="' + rename("item") + '"><div data-b tabindex="0" data-st-label="x">x</div></div>' in out
+    assert '/"quoted" \\/ not a string/g' in out and 't = `a ${"list"} b`' in out
+    kinds = [k for k, _, _ in js_tokens(src)]
+    assert "regex" in kinds and "tmpl" in kinds
+
+
+# --------------------------------------------------------------------------- the page's runtime part
+
+
+async def test_runtime_writes_follow_the_mutation(browser, tmp_path):
+    from iwrbench.browser.core import new_context
+
+    write_site(tmp_path)
+    rw = Rewriter(Mut.named("all"), Names())
+    with MutantServer(rw, root=tmp_path / "site") as srv:
+        ctx, _ = await new_context(browser, (640, 480), allowed_origins={srv.origin})
+        page = await ctx.new_page()
+        await page.goto(srv.url("index.html"))
+        census = await page.evaluate("""() => ({
+            buttons: document.querySelectorAll('button').length, lis: document.querySelectorAll('li').length,
+            aria: document.querySelectorAll('[aria-label],[aria-pressed],[role]').length,
+            rowClass: document.querySelector('#list > div').className,
+            rowId: document.querySelector('#list > div').id})""".replace("#list", "#" + rename("list")))
+        assert census["buttons"] == 0 and census["lis"] == 0 and census["aria"] == 0
+        assert census["rowClass"] == rename("item") and census["rowId"] == rename("item-1")
+        # the page's runtime renaming of selectors agrees with the static one, and is idempotent
+        for sel in SELECTORS:
+            want = rw.selector(sel)
+            assert await page.evaluate("(s) => window.__mkS(s)", sel) == want, sel
+            assert await page.evaluate("(s) => window.__mkS(s)", want) == want, sel
+        # stylesheets written from script are rewritten like the served ones
+        css = ".x-y > li, #app:hover [aria-hidden=true] { fill: url(#g) } @media print { .x-y { color: red } }"
+        got = await page.evaluate("""(css) => {
+            const a = document.createElement('style'); a.appendChild(document.createTextNode(css));
+            const b = document.createElement('style'); b.textContent = css;
+            document.head.append(a, b); return [a.textContent, b.textContent]; }""", css)
+        assert got == [rw.css(css)] * 2 and rename("x-y") in got[0]
+        # the ex-submit button: Enter in the field submits through it, a click on it too
+        await page.fill("#" + rename("new-item"), "Eggs")
+        await page.press("#" + rename("new-item"), "Enter")
+        await page.wait_for_function("document.body.innerText.includes('Eggs')")
+        await page.fill("#" + rename("new-item"), "Tea")
+        await page.click("text=Add")
+        await page.wait_for_function("document.body.innerText.includes('Tea')")
+        # keyboard activation of an ex-button, and the pressed state in the neutral attribute
+        await page.focus("#" + rename("f-open"))
+        await page.keyboard.press("Enter")
+        await page.wait_for_function("!document.body.innerText.includes('Bread')")
+        assert await page.get_attribute("#" + rename("f-open"), "data-st-pressed") == "true"
+        await ctx.close()
+
+
+async def test_verification_rejects_a_mutant_that_changed_looks(browser, mini_task, tmp_path):
+    """A rewriting that renames the CSS but not the markup loses the styles: not verified."""
+    from iwrbench.browser.core import origin_of
+    from iwrbench.tasks.load import load_task
+    from iwrbench.tasks.validate import MAX_DIFF_SHARE
+
+    class CssOnly(Rewriter):
+        def html(self, text, *, shim=None, fragment=False):
+            return Rewriter(Mut(), self.names).html(text, shim=shim, fragment=fragment)
+
+        def js(self, src):
+            return src
+
+    task = load_task(mini_task)
+    recipes = mini_task.parent.parent / "recipe.yaml"
+    rw = CssOnly(Mut(rename=True), known_names(task))
+    with serve_mutant(task, rw, recipes) as (bundle, _srv):
+        d = await drive(browser, task, load_recipe(task, recipes), bundle.url, {origin_of(bundle.url)}, rw,
+                        tmp_path / "v")
+    d.evaluate(task, MAX_DIFF_SHARE)
+    assert not d.ok and d.failed_at == 0 and "pixels differ" in d.reason
+    # the same harness reproduces the unmutated source
+    ok_rw = Rewriter(Mut(), known_names(task))
+    with serve_mutant(task, ok_rw, recipes) as (bundle, _srv):
+        c = await drive(browser, task, load_recipe(task, recipes), bundle.url, {origin_of(bundle.url)}, ok_rw,
+                        tmp_path / "c")
+    assert c.evaluate(task, MAX_DIFF_SHARE).ok, c.reason
+
+
+@pytest.mark.validity
+async def test_every_mutation_is_verified_and_judged(browser, mini_task, tmp_path):
+    vs = await run_async(mini_task.parent, tmp_path / "out", browser=browser,
+                         recipes=mini_task.parent.parent / "recipe.yaml")
+    assert [v.page for v in vs] == list(MUTATIONS)
+    for v in vs:
+        assert v.extra.get("verified"), f"{v.page}: {v.note}"
+        assert v.judged is not None and v.truth == v.steps == 4 and v.ifs is not None, f"{v.page}: {v.note}"
+        s = v.extra["verify"]["survivors"]
+        assert s["buttons"] == s["list_items"] == s["aria"] == s["roles"] == s["ids"] == s["classes"] == 0, (v.page, s)
+        assert v.extra["verify"]["max_diff"] <= 0.01
+    lines = (tmp_path / "out" / "verdicts.jsonl").read_text().splitlines()
+    assert len(lines) == 4 and json.loads(lines[0])["set"] == "markup"
+    assert "| mini-groceries | all | yes |" in (tmp_path / "out" / "summary.md").read_text()
