@@ -1,6 +1,10 @@
 """Assemble the reconstructions regression set (src/iwrbench/validity/data/reconstructions/).
 
-    .venv/bin/python scripts/make_validity_set.py BUILT_TASKS_DIR RECON_DIR[=BATCH] [RECON_DIR[=BATCH] ...]
+    .venv/bin/python scripts/make_validity_set.py BUILT_TASKS_DIR [RECON_DIR[=BATCH] ...]
+
+With no RECON_DIR, the set's own task folders are refreshed from BUILT_TASKS_DIR (pages and labels
+and the assets the pages were written against kept): do this after the recorder's output changes. With RECON_DIRs, their tasks are added to the set
+(a task already in it is replaced); the others stay.
 
 BUILT_TASKS_DIR: a built suite (``iwr suite path default``). RECON_DIR: one folder per task holding
 ``labels.json`` and ``<variant>/page/index.html`` (pages written from the frames as a model would, then
@@ -50,6 +54,34 @@ def replacements(a: str, b: str) -> list[list[str]]:
     return out
 
 
+def copy_task(built_task: Path, dst: Path, *, keep_assets: bool = False) -> None:
+    """The parts of a built task the set keeps: task.json, targets/, assets/ (no video, no checkpoints).
+
+    ``keep_assets``: keep the set's own assets/ (the images the pages were written against: a page
+    names its images by the composites its writer saw)."""
+    subs = ("targets",) if keep_assets else ("targets", "assets")
+    (dst / "task").mkdir(parents=True, exist_ok=True)
+    shutil.copy2(built_task / "task.json", dst / "task" / "task.json")
+    for sub in subs:
+        if (dst / "task" / sub).exists():
+            shutil.rmtree(dst / "task" / sub)
+        if (built_task / sub).is_dir():
+            shutil.copytree(built_task / sub, dst / "task" / sub)
+
+
+def refresh(built: Path) -> int:
+    n = 0
+    for dst in sorted(p for p in OUT.iterdir() if (p / "labels.json").is_file()):
+        if not (built / dst.name / "task.json").is_file():
+            print(f"keep {dst.name}: not in {built}", file=sys.stderr)
+            continue
+        copy_task(built / dst.name, dst, keep_assets=True)
+        n += 1
+        print(f"{dst.name}: task refreshed")
+    print(f"{n} tasks refreshed in {OUT}")
+    return 0
+
+
 def main(built: Path, recons: list[tuple[Path, str]]) -> int:
     n_pages = 0
     dirs = [(d, batch) for recon, batch in recons for d in sorted(p for p in recon.iterdir() if (p / "labels.json").is_file())]
@@ -62,11 +94,7 @@ def main(built: Path, recons: list[tuple[Path, str]]) -> int:
         dst = OUT / d.name
         if dst.exists():
             shutil.rmtree(dst)
-        (dst / "task").mkdir(parents=True)
-        shutil.copy2(task / "task.json", dst / "task" / "task.json")
-        for sub in ("targets", "assets"):
-            if (task / sub).is_dir():
-                shutil.copytree(task / sub, dst / "task" / sub)
+        copy_task(task, dst)
         kept = {}
         for variant, entry in labels.items():
             page = d / variant / "page" / "index.html"
@@ -94,11 +122,10 @@ def main(built: Path, recons: list[tuple[Path, str]]) -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3:
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
+    if len(sys.argv) == 2:
+        sys.exit(refresh(Path(sys.argv[1])))
     recons = [(Path(a.split("=")[0]), a.split("=")[1] if "=" in a else "") for a in sys.argv[2:]]
-    for old in (OUT.iterdir() if OUT.is_dir() else []):
-        if old.is_dir():
-            shutil.rmtree(old)
     sys.exit(main(Path(sys.argv[1]), recons))

@@ -1,7 +1,6 @@
 """The judge on broken, unstyled, gamed and repeated pages (issue: the judge must be shown right)."""
 
 import json
-import re
 import shutil
 from pathlib import Path
 
@@ -17,13 +16,21 @@ document.addEventListener('click', (e) => {
 </script>"""
 
 
+#: looks only: every colour, background, border, corner and shadow replaced, another font family
+RESTYLE = """<style>
+*, *::before, *::after { color: #222 !important; background: #fff !important; border-color: #888 !important;
+  box-shadow: none !important; border-radius: 0 !important; font-family: "DejaVu Serif", serif !important; }
+</style>"""
+
+
 def _site_copy(task_dir: Path, dest: Path) -> Path:
     shutil.copytree(task_dir / "reference" / "site", dest)
     return dest / "index.html"
 
 
 def _variants(task_dir: Path, root: Path) -> tuple[Path, Path, int, int]:
-    """replay dirs: one with asserted click k blocked, one without any stylesheet."""
+    """replay dirs: one with asserted click k blocked, one restyled (other colours, fonts, borders and
+    shadows; the same layout, so what a person sees on screen after each step is the same)."""
     task = load_task(task_dir)
     k = next(i for i, a in enumerate(task.action_sequence, 1)
              if a.type == "Click" and a.logical_assertion and a.evidence and a.evidence.texts and i > 1)
@@ -33,11 +40,7 @@ def _variants(task_dir: Path, root: Path) -> tuple[Path, Path, int, int]:
     html.write_text(html.read_text().replace("</head>", BLOCK_JS % json.dumps(sel) + "</head>", 1))
     plain = root / "unstyled"
     html = _site_copy(task_dir, plain / task.id)
-    text = re.sub(r"<link[^>]*rel=[\"']?stylesheet[^>]*>", "", html.read_text(), flags=re.I)
-    text = re.sub(r"<style[^>]*>.*?</style>", "", text, flags=re.I | re.S)
-    html.write_text(text)
-    for css in (plain / task.id).rglob("*.css"):
-        css.write_text("")
+    html.write_text(html.read_text().replace("</head>", RESTYLE + "</head>", 1))
     return broken, plain, k, len(task.action_sequence)
 
 
@@ -67,7 +70,7 @@ def test_broken_step_k_gives_prefix_score(judged):
     assert all(not s.executed for s in r.steps[k:])
 
 
-def test_unstyled_page_keeps_ifs_loses_vfs(judged):
+def test_restyled_page_keeps_ifs_loses_vfs(judged):
     summary, results, k, n, root, _ = judged
     oracle, plain = results["oracle"], results[f"replay:{root / 'unstyled'}"]
     assert oracle.ifs == 100

@@ -657,3 +657,26 @@ def test_page_server_refuses_bad_requests_without_tracebacks(tmp_path, outside, 
         assert _raw(srv.port, b"GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n").endswith(b"hello")  # still serving
     err = capfd.readouterr().err
     assert "Traceback" not in err, err
+
+
+def _png_header_only(path: Path, w: int, h: int) -> None:
+    """A PNG that claims w x h pixels in a few dozen bytes (a decompression bomb's header)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+                     + chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("where", ["checkpoints/step_1.png", "stitched_assets/stitched_image_1.png"])
+def test_an_image_claiming_too_many_pixels_is_refused_unread(tmp_path, where):
+    d = make_task(tmp_path, "t1")
+    _png_header_only(d / where, 10_000, 10_000)
+    r = iwr("validate", str(d))
+    assert r.returncode == 1, r.stdout
+    assert f"{where}: 10000x10000 pixels (max 60000000)" in r.stdout
+    assert "Traceback" not in r.stderr

@@ -271,15 +271,22 @@ POINT_PICK_JS = (
     const x = pt[0], y = pt[1];
     if (!(x >= 0 && y >= 0 && x < innerWidth && y < innerHeight)) return;
     const stack = document.elementsFromPoint(x, y);
-    if (arg.kind === 'hover') {  // the ancestor of about the recorded size (a card, a row), any kind
-      let e = stack.length ? stack[0] : null, k = 0, best = null, bestR = 0;
-      while (e && e !== document.body && e !== document.documentElement && k <= 12) {
-        const r = e.getBoundingClientRect(), a = r.width * r.height, w = arg.want_area || a;
-        if (a > 3 * w) break;
-        const ratio = Math.min(a, w) / Math.max(a, w, 1);
-        if (ratio > bestR) { best = e; bestR = ratio; }
-        e = e.parentElement; k++;
-      }
+    if (arg.kind === 'hover') {
+      // the element of about the recorded size under the point (a card, a row, a chart point), any
+      // kind: from each element stacked there (a transparent hit area may lie over the visible dot),
+      // up its ancestors. Moving the pointer to it is what a person does; whatever is on top there
+      // receives the hover, as it would for them.
+      let best = null, bestR = 0;
+      stack.slice(0, 8).forEach((top, s) => {
+        let e = top, k = 0;
+        while (e && e !== document.body && e !== document.documentElement && k <= 12) {
+          const r = e.getBoundingClientRect(), a = r.width * r.height, w = arg.want_area || a;
+          if (a > 3 * w) break;
+          const ratio = Math.min(a, w) / Math.max(a, w, 1) - 0.02 * s;  // the topmost wins a tie
+          if (ratio > bestR) { best = e; bestR = ratio; }
+          e = e.parentElement; k++;
+        }
+      });
       if (best && bestR >= 0.4) out[add(best, {depth: 0})].points.push(i);
       return;
     }

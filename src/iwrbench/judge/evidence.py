@@ -225,18 +225,19 @@ def judge_text(ev: TextEvidence, before: View, after: View, anchor: View | None 
     that was there all along does not."""
     b, a = count(before, ev.text, ev.channel), count(after, ev.text, ev.channel)
     b0 = count(anchor, ev.text, ev.channel) if anchor is not None else b
+    shown = {"struck": "struck through", "field": "in a field"}.get(ev.channel or "", "on screen")
     if ev.kind == "appears":
         ok = a > b or a > b0
-        why = "" if ok else (f"{ev.text!r} is not on screen" if a == 0 else f"{ev.text!r} was already on screen ({b}x) and did not appear again")
+        why = "" if ok else (f"{ev.text!r} is not {shown}" if a == 0 else f"{ev.text!r} was already {shown} ({b}x) and did not appear again")
     elif ev.kind == "disappears":
         ok = (a < b or a < b0) and (ev.after != 0 or a == 0)
-        why = "" if ok else (f"{ev.text!r} was not on screen before the action" if b == 0 else f"{ev.text!r} is still on screen")
+        why = "" if ok else (f"{ev.text!r} was not {shown} before the action" if b == 0 else f"{ev.text!r} is still {shown}")
     elif ev.kind == "absent":
         ok = a == 0
         why = "" if ok else f"{ev.text!r} is on screen; the recording no longer shows it"
     else:
         ok = a >= 1
-        why = "" if ok else f"{ev.text!r} is not on screen"
+        why = "" if ok else f"{ev.text!r} is not {shown}"
     return EvidenceResult(kind=ev.kind, passed=ok, text=ev.text, source=ev.source, detail=why or None, before=b, after=a)
 
 

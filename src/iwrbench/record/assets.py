@@ -99,12 +99,17 @@ def _ext(item: Sniffed) -> str:
 
 
 def write_assets(items: list[Sniffed], assets_dir: Path, reference_dir: Path) -> list[dict]:
-    """Deduplicate by content, write ``assetNNN.ext``; return the manifest (also in reference/)."""
+    """Deduplicate by content, write ``assetNNN.ext``; return the manifest (also in reference/).
+
+    Names are numbered in the order of the assets' sha256, not in the order their responses arrived
+    (which varies from one recording to the next): the same site always gives the same names, so a
+    page written against one build's composites shows the same images on the next.
+    """
     assets_dir.mkdir(parents=True, exist_ok=True)
     manifest: list[dict] = []
     fonts: list[dict] = []
     by_hash: dict[str, dict] = {}
-    for it in items:
+    for it in sorted(items, key=lambda i: (hashlib.sha256(i.body).hexdigest(), i.url)):
         digest = hashlib.sha256(it.body).hexdigest()
         if it.kind == "font":
             fonts.append({"url": it.url, "content_type": it.content_type, "sha256": digest, "bytes": len(it.body)})

@@ -130,10 +130,15 @@ def _decode_problem(path: Path, size: int) -> str | None:
         return f"{path}: {size} bytes (max {limits.MAX_IMAGE_BYTES})"
     if size == 0:
         return f"{path}: empty image file"
+    import warnings
+
     from PIL import Image
 
     try:
-        with Image.open(path) as im:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # our own cap decides, below
+            im = Image.open(path)
+        with im:
             w, h = im.size
             if w * h > limits.MAX_IMAGE_PIXELS:
                 return f"{path}: {w}x{h} pixels (max {limits.MAX_IMAGE_PIXELS})"

@@ -67,8 +67,9 @@ def check_files(task: Task) -> list[str]:
     if len(extra) > n + 1:
         problems.append(f"{task.dir / 'checkpoints'}: {len(extra)} checkpoints for {n} actions (expected {n + 1})")
     for p in task.stitched_assets:
-        if image_problem(p):
-            problems.append(f"{p}: unreadable composite")
+        why = image_problem(p)
+        if why:
+            problems.append(f"composite {why}")
     try:
         from ..record.video import probe
 
