@@ -117,8 +117,9 @@ OFFLINE = Protocol(
         "texts that appeared or disappeared (visible in the viewport; absent before and present after), and a "
         "visual change near where the recording changed; never by the source's markup (ids, classes, ARIA, "
         "element counts, URLs), except checks a task author wrote. No multimodal judge.",
-        "A typed text must be visible afterwards; a step without an assertion must still change the screen "
-        "where the recording changed a lot.",
+        "A typed text must be visible afterwards; a step without an assertion must still change one of the "
+        "texts it changed in the recording (any one), or, where it changed none, change the screen where the "
+        "recording changed a lot (key presses and scrolls).",
         "Probes: the task is replayed again with other input (e.g. other text typed); a page that shows the "
         "recorded states whatever the input fails them, and its IFS is capped where the probe failed.",
         "Tasks of the official layout (no recorded evidence) are judged by their checkpoints' visual change and "

@@ -16,10 +16,10 @@ document.addEventListener('click', (e) => {
 </script>"""
 
 
-#: looks only: every colour, background, border, corner and shadow replaced, another font family
+#: looks only: every colour, background, border, corner and shadow replaced (no transition, so nothing is caught mid-way)
 RESTYLE = """<style>
 *, *::before, *::after { color: #222 !important; background: #fff !important; border-color: #888 !important;
-  box-shadow: none !important; border-radius: 0 !important; font-family: "DejaVu Serif", serif !important; }
+  box-shadow: none !important; border-radius: 0 !important; transition: none !important; }
 </style>"""
 
 
@@ -29,7 +29,7 @@ def _site_copy(task_dir: Path, dest: Path) -> Path:
 
 
 def _variants(task_dir: Path, root: Path) -> tuple[Path, Path, int, int]:
-    """replay dirs: one with asserted click k blocked, one restyled (other colours, fonts, borders and
+    """replay dirs: one with asserted click k blocked, one restyled (other colours, backgrounds, borders and
     shadows; the same layout, so what a person sees on screen after each step is the same)."""
     task = load_task(task_dir)
     k = next(i for i, a in enumerate(task.action_sequence, 1)

@@ -224,6 +224,19 @@ VIEW_JS = r"""
 """
 
 
+#: finite CSS transitions and animations fast-forwarded to their end, as the judge's screenshots do
+#: (Playwright's ``animations: 'disabled'``): the reader sees the state the picture shows, not a notice
+#: half faded in.
+FINISH_JS = r"""() => {
+  try {
+    for (const a of document.getAnimations()) {
+      const t = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
+      if (t && Number.isFinite(t.endTime) && a.playState !== 'finished') a.finish();
+    }
+  } catch (e) { /* a page without the Web Animations API: read as it is */ }
+}"""
+
+
 async def read_view(page: Any, *, timeout_s: float = 20.0) -> dict:
     """Run :data:`VIEW_JS` in an isolated world of the page's main frame and return its result.
 
@@ -241,7 +254,7 @@ async def read_view(page: Any, *, timeout_s: float = 20.0) -> dict:
             cdp.send("Page.createIsolatedWorld", {"frameId": frame_id, "worldName": "iwr-reader", "grantUniveralAccess": False}),
             timeout_s)
         res = await asyncio.wait_for(cdp.send("Runtime.evaluate", {
-            "expression": f"({VIEW_JS})()", "contextId": world["executionContextId"], "returnByValue": True,
+            "expression": f"({FINISH_JS})(), ({VIEW_JS})()", "contextId": world["executionContextId"], "returnByValue": True,
             "awaitPromise": False, "timeout": int(timeout_s * 1000)}), timeout_s + 1)
     finally:
         try:

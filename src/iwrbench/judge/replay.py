@@ -325,8 +325,10 @@ class _Trajectory:
                 raise _PageFailure(f"the page did not load: HTTP {resp.status}")
         await self.wait_after(True)
         away = await self.where()
+        # read first, then the screenshot: both show the same moment (a notice that leaves on a timer is
+        # read while it is still there, as it is in the picture)
+        before_view = await self.view() if self.protocol.assertions == "evidence" and not away else None
         before_png = await self.shot(0)
-        before_view = await self.view() if self.protocol.assertions == "evidence" else None
         self.anchor = before_view  # the screen after the last asserted step (see evidence.judge_text)
         if away:
             raise _PageFailure(f"the page left its origin before the first action: {away[:120]}")
@@ -353,6 +355,7 @@ class _Trajectory:
                 if note:
                     res.settle["note"] = note
                 away = await self.where()
+                after_view = await self.view() if self.protocol.assertions == "evidence" and not away else None
                 after_png = await self.shot(i)
                 res.screenshot = f"step_{i}.png"
                 if away or (away := await self.where()):  # again right before the checks read the page
@@ -368,7 +371,6 @@ class _Trajectory:
                     except Exception as e:
                         raise _PageFailure(f"the page stopped answering: {_short(e)}") from None
                 acted = await _acted_state(handle)
-                after_view = await self.view() if self.protocol.assertions == "evidence" else None
                 if self.protocol.assertions == "evidence":
                     await self._judge_evidence(i, action, res, state, acted, handle, before_view, after_view,  # type: ignore[arg-type]
                                                before_png, after_png)
@@ -428,6 +430,15 @@ class _Trajectory:
             for t, r in zip(ev.texts, judge_texts(ev.texts, before_view, after_view, self.anchor)):
                 r.required = r.source == "echo" or (asserted and decides(t, action.logical_assertion, quoted))
                 items.append(r)
+            if not asserted:
+                # A step without an assertion must still do something of what it did in the recording: one
+                # of the texts it changed there (on both recordings) must change here too. Lenient by design
+                # (any one of them), so a page with another layout passes; a page of pictures or of buttons
+                # that do nothing does not.
+                derived = [r for r in items if r.source == "derived"]
+                hit = next((r for r in derived if r.passed), None)
+                for r in ([hit] if hit is not None else derived):
+                    r.required = True
             if ev.change is not None and not ev.change_unstable and change_required(ev.change, asserted, action.type):
                 # the visual change decides where nothing else does (no author check, no text that decides);
                 # otherwise it is shown for information (the texts already say what changed)
