@@ -59,7 +59,10 @@ def copy_task(built_task: Path, dst: Path, *, keep_assets: bool = False) -> None
 
     ``keep_assets``: keep the set's own assets/ (the images the pages were written against: a page
     names its images by the composites its writer saw)."""
-    subs = ("targets",) if keep_assets else ("targets", "assets")
+    # a third-party site's images are its package's files, fetched at build time and never committed: the
+    # set keeps only our own sites' assets (pages of tp-* tasks then show no images; the set compares IFS)
+    third_party = built_task.name.startswith("tp-")
+    subs = ("targets",) if keep_assets or third_party else ("targets", "assets")
     (dst / "task").mkdir(parents=True, exist_ok=True)
     shutil.copy2(built_task / "task.json", dst / "task" / "task.json")
     for sub in subs:

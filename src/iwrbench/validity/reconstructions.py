@@ -2,7 +2,8 @@
 
 The regression set ships with the package (``validity/data/reconstructions/<task_id>/``):
 
-- ``task/``: the task as recorded (``task.json``, ``targets/``, ``assets/`` when small) — no video, no
+- ``task/``: the task as recorded (``task.json``, ``targets/``, and ``assets/`` for our own sites only: a
+  third-party site's images are its package's files, never committed) — no video, no
   checkpoints: the verdicts compared here are IFS prefixes, which need neither;
 - ``pages/<variant>/index.html``: pages written by a writer who saw only what a model sees (the prompt,
   the composites, the frames) and never rendered them while writing (``careful``: all frames; ``quick``:
