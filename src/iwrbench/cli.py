@@ -366,9 +366,16 @@ def cmd_doctor(a: argparse.Namespace) -> int:
 
 
 def cmd_schema(a: argparse.Namespace) -> int:
+    from .record.recipe import Recipe
     from .records import json_schemas
 
-    print(json.dumps(json_schemas(), indent=1))
+    schemas = json_schemas()
+    # the recipe a task is recorded from (`iwr record RECIPE`), as written in YAML (``assert``, not ``assertion``)
+    recipe = Recipe.model_json_schema(by_alias=True)
+    for k in ("base_dir", "source_file"):  # set by the loader from where the file is, never read from it
+        recipe.get("properties", {}).pop(k, None)
+    schemas["Recipe"] = recipe
+    print(json.dumps(schemas, indent=1))
     return 0
 
 
@@ -507,7 +514,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("doctor", help="which browser, OCR, visual backends and SDKs are usable here")
     p.set_defaults(fn=cmd_doctor)
-    p = sub.add_parser("schema", help="print the JSON Schema of the records")
+    p = sub.add_parser("schema", help="print the JSON Schema of the records and of a recipe")
     p.set_defaults(fn=cmd_schema)
     return ap
 

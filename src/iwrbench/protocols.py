@@ -1,7 +1,7 @@
 """The two protocols, versioned, in one place: how step results and metrics become scores.
 
 ``iwr-bench@1`` is the published protocol, kept faithful so numbers compare with the published
-leaderboard (including its known quirks, listed in PROTOCOL.md's last section).
+leaderboard (including its known quirks, listed in ``Protocol.differences`` and the README's protocol table).
 ``offline@1`` is deterministic, needs no model, and fixes those quirks; every difference is
 listed in ``Protocol.differences`` and printed in the report header.
 

@@ -152,6 +152,10 @@ class Evidence(_Closed):
     change: ChangeEvidence | None = None
     #: the visual change was not the same on a second recording (with another seed): not required
     change_unstable: bool = False
+    #: the step changed nothing on screen on every recording (a key the page does not use, a click on
+    #: empty space), and the page must not change either: a page that walks through recorded states on
+    #: any input fails it
+    still: bool = False
     notes: list[str] = Field(default_factory=list)
 
 
@@ -253,6 +257,9 @@ class Probe(_Closed):
     A page that shows recorded states whatever the input passes the main trajectory but not its probes.
     ``mirrors``: probe step j replays main step j with other input, so a probe failing at step j caps the
     credit of the main trajectory at j - 1; otherwise a failure caps it at ``guards`` - 1.
+    ``step_mirrors`` (a probe with its own trajectory): for each probe step, the main step it asks the
+    same of in another context (None: none). A probe that first fails at a step mirroring a main step the
+    main trajectory did not pass shows the same fault again and caps nothing more.
     """
 
     name: str
@@ -261,6 +268,13 @@ class Probe(_Closed):
     mirrors: bool = True
     replace: dict[str, str] = Field(default_factory=dict)
     actions: list["Action"]
+    step_mirrors: list[int | None] = Field(default_factory=list)
+
+    def mirror_of(self, j: int) -> int | None:
+        """The main step probe step ``j`` (1-based) asks the same of, if any."""
+        if self.mirrors:
+            return j
+        return self.step_mirrors[j - 1] if 0 < j <= len(self.step_mirrors) else None
 
 
 class Task(_Open):
@@ -408,7 +422,8 @@ class AssertionResult(_Closed):
 
 class EvidenceResult(_Closed):
     """One piece of evidence judged on the page: a phrase's visible count, the visual change, the
-    typed text, or an author's check (``kind``: appears | disappears | visible | change | typed | check)."""
+    typed text, an author's check, or a page that had to stay as it was (``kind``: appears | disappears |
+    visible | absent | change | still | typed | check)."""
 
     kind: str
     passed: bool
@@ -430,6 +445,8 @@ class ProbeResult(_Closed):
     passed: bool = False
     #: the credit of the main trajectory this probe allows (leading actions); None = no cap
     cap: int | None = None
+    #: why a failed probe caps nothing (it fails where the main trajectory already failed)
+    note: str | None = None
     skipped: str | None = None
     steps: list["StepResult"] = Field(default_factory=list)
     error: str | None = None

@@ -56,6 +56,9 @@ BELL = ('<svg width="24" height="24" viewBox="0 0 24 24"><path d="M6 17V11a6 6 0
 USER = ('<svg width="24" height="24" viewBox="0 0 24 24"><circle cx="12" cy="8" r="5" fill="#36c"/>'
         '<path d="M3 23c0-6 4-9 9-9s9 3 9 9z" fill="#36c"/></svg>')
 
+STAR = ('<svg width="24" height="24" viewBox="0 0 24 24"><path d="M12 2l3 7h7l-5.5 4.5 2 7.5-6.5-4.5-6.5 4.5 2-7.5L2 9h7z" '
+        'fill="none" stroke="#999" stroke-width="2"/></svg>')
+
 INVOICES = [("Invoice 2288", "$40.00"), ("Invoice 2289", "$75.50"), ("Invoice 2291", "$120.00"), ("Invoice 2295", "$9.99")]
 SHOES = [("Summit Trail Runner", "Blue mesh, grippy sole", "$129"), ("Harbor Loafer", "Brown leather", "$89"),
          ("Canyon Boot", "Waterproof suede", "$159")]
@@ -141,6 +144,14 @@ PAGES = {
     # 10. typing: the label became plain text, the placeholder another case
     "form-src.html": page('<form><label for="em">Email</label> <input id="em" placeholder="you@example.com"></form>'),
     "form-div.html": page('<form><div>E-mail</div><input class="f1" data-k="email" placeholder="You@Example.com"></form>'),
+    # 11. star icons named only by aria-label; the rebuild's icons have no name, and a "Star" button shows the word
+    "star-src.html": page('<div style="padding:20px"><button class="icon" id="st1" aria-label="Star">' + STAR + '</button> Sarah: Q1 review<br>'
+                          '<button class="icon" id="st2" aria-label="Star">' + STAR + '</button> Stripe: your invoice</div>'
+                          '<div style="margin:40px 0 0 600px"><button>Star</button></div>'),
+    "star-divs.html": page('<div style="padding:20px"><div class="icon" data-k="star1" style="cursor:pointer">' + STAR + '</div> Sarah: Q1 review<br>'
+                           '<div class="icon" data-k="star2" style="cursor:pointer">' + STAR + '</div> Stripe: your invoice</div>'
+                           '<div style="margin:40px 0 0 600px"><div class="btn" data-k="pane" style="cursor:pointer">Star</div></div>'
+                           '<script>for (const d of document.querySelectorAll("[data-k]")) d.addEventListener("click", () => {});</script>'),
     # negatives
     "danger-src.html": page('<div style="padding:40px"><button id="d">Delete account</button></div><button>Log out</button>'),
     "danger-text.html": page('<div style="padding:40px"><p>Account settings</p></div><button data-k="logout">Log out</button>'),
@@ -249,6 +260,16 @@ async def test_buttons_rebuilt_as_divs(env):
     g, key, hit, _ = await judge(env, "div buttons", "bar-divs.html", a)
     assert (key, hit) == ("save", "save")
     assert g.rung == "text" and rungs(g)[:2] == ["role_name", "role_name_norm"]
+
+
+@amark
+async def test_icon_named_by_aria_label_is_not_taken_for_a_control_showing_the_word(env):
+    # the recorded star showed no text; a button reading "Star" elsewhere is another control
+    a, crop = await record(env, "star-src.html", "#st2", "the empty star at the left of the Stripe message")
+    assert a.target.name == "Star" and not (a.target.text or "").strip()
+    g, key, hit, _ = await judge(env, "icon vs word", "star-divs.html", a, crop)
+    assert (key, hit) == ("star2", "star2"), rungs(g)
+    assert g.rung in ("position", "appearance"), rungs(g)
 
 
 @amark

@@ -64,7 +64,7 @@ async def test_request_holds_prompt_and_both_screenshots_in_order():
     (req,) = client.requests
     assert req.temperature == 0.0
     assert req.images == 2
-    assert req.extra["prompt_sha256"] == prompt_sha256()
+    assert req.meta["prompt_sha256"] == prompt_sha256() and not req.extra  # kept with the run, never sent
     (msg,) = req.messages
     assert msg.role == "user"
     kinds = [type(p).__name__ for p in msg.content]

@@ -370,3 +370,32 @@ async def test_generation_info_is_recorded_as_json(server, task, tmp_path):
     back = json.loads(r.model_dump_json())["generation"]
     assert back["prompt_version"] == "iwr-v1" and back["frames"] == 10 and back["composites"] == 1
     assert back["extraction"]["source"] == "fenced_html" and back["raw_reply"] == "raw_reply.txt"
+
+
+async def test_fake_provider_refuses_undocumented_body_fields_like_the_real_services(server, tmp_path):
+    from iwrbench.models.chat import ChatRequest, Message, TextPart
+    from iwrbench.models.http import ApiError
+
+    model = resolve_model(f"{server.protocol}:m", options(tmp_path, extra={"cache": False}),
+                          base_url=server.base_url)
+    req = ChatRequest(messages=[Message("user", [TextPart("hi")])], extra={"purpose": "visual_rubric"})
+    with pytest.raises(ApiError, match="purpose"):
+        await model.client.complete(req)
+    assert len(server.requests) == 1, "a 400 is not retried"
+    assert server.requests[-1].body["purpose"] == "visual_rubric"
+
+
+async def test_rubric_judge_requests_hold_only_documented_fields(server, tmp_path):
+    from PIL import Image
+
+    from iwrbench.metrics._rubric import MllmRubric
+
+    reply = '{"layout": 8, "elements": 12, "content_text": 30, "style": 11, "overall": 15}'
+    server.push(Scripted(text=reply))
+    model = resolve_model(f"{server.protocol}:m", options(tmp_path, extra={"cache": False}), base_url=server.base_url)
+    rubric = MllmRubric(model.client)
+    img = Image.new("RGB", (64, 48), "white")
+    result = await rubric.score(img, img)
+    assert result.score == 76
+    body = server.requests[-1].body
+    assert not {"purpose", "prompt_version", "prompt_sha256"} & set(body)

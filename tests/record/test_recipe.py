@@ -57,3 +57,94 @@ def test_bundled_recipes_all_load():
     assert files, "the package bundles recipes"
     for f in files:
         load_recipe(f)
+
+
+PROBES = GOOD + """\
+  - type: Type
+    target: "#q"
+    text: "hello"
+    description: "the search box"
+  - type: Click
+    target: "#go"
+    description: "the Go button"
+    assert: "It went"
+"""
+
+
+@pytest.mark.parametrize("probes,pattern", [
+    ("[{skip: [1], replace: {hello: world}}]", "exactly one of 'replace'"),
+    ("[{skip: []}]", "'skip' needs main step numbers"),
+    ("[{skip: [9]}]", r"probes\[0\]\.skip: step 9 is past the last action \(4\)"),
+    ("[{skip: [1, 2, 3, 4]}]", r"probes\[0\]\.skip: leaves no action"),
+    ("[{guards: 1, actions: [{type: Click, target: '#go', description: go, mirrors: 7}]}]",
+     r"probes\[0\]\.actions\[1\]\.mirrors: step 7 is past the last action"),
+    ("[{guards: 1, actions: [{type: Press, key: x, description: x, unchanged: true, assert: 'Nothing'}]}]",
+     "takes no 'assert'"),
+])
+def test_bad_probes(tmp_path, probes, pattern):
+    p = tmp_path / "r.yaml"
+    p.write_text(PROBES + "probes: " + probes + "\n")
+    with pytest.raises(RecipeError, match=pattern):
+        load_recipe(p)
+
+
+def test_main_action_cannot_mirror(tmp_path):
+    p = tmp_path / "r.yaml"
+    p.write_text(GOOD.replace('    assert: "It went"\n', '    assert: "It went"\n    mirrors: 1\n', 1))
+    with pytest.raises(RecipeError, match=r"actions\[1\]\.mirrors: only a probe's actions"):
+        load_recipe(p)
+
+
+def test_probe_plans_keep_the_automatic_probe_and_map_steps(tmp_path):
+    from iwrbench.record.recorder import plan_probes
+
+    p = tmp_path / "r.yaml"
+    p.write_text(PROBES + "probes:\n  - {name: late, skip: [1, 3]}\n  - name: own\n    guards: 2\n    actions:\n"
+                 "      - {type: Press, key: x, description: an unused key, unchanged: true}\n"
+                 "      - {type: Click, target: '#go', description: the Go button, mirrors: 4}\n")
+    plans = plan_probes(load_recipe(p))
+    assert [(x.name, x.kind, x.guards, x.mirrors) for x in plans] == [
+        ("other-text", "text", 3, True), ("late", "recipe", 1, False), ("own", "recipe", 2, False)]
+    assert plans[1].step_mirrors == [2, 4] and [a.type for a in plans[1].actions] == ["Scroll", "Click"]
+    assert plans[2].step_mirrors == [None, 4] and plans[2].actions[0].unchanged
+    p.write_text(PROBES + "auto_probe: false\nprobes: [{skip: [1]}]\n")
+    assert [x.name for x in plan_probes(load_recipe(p))] == ["probe-1"]
+    p.write_text(PROBES + "probes: []\n")
+    assert plan_probes(load_recipe(p)) == []
+
+
+def test_probe_mirror_of():
+    from iwrbench.records import Probe
+
+    assert Probe(name="t", guards=1, actions=[]).mirror_of(3) == 3
+    p = Probe(name="r", kind="recipe", guards=1, mirrors=False, actions=[], step_mirrors=[None, 4])
+    assert [p.mirror_of(j) for j in (1, 2, 3)] == [None, 4, None]
+
+
+def test_still_allows_a_trace_only():
+    import numpy as np
+
+    from iwrbench.judge import change as chg
+
+    g = np.zeros((45, 80), dtype=bool)
+    assert chg.still(g).passed
+    g[0, :3] = True  # a caret, a focus ring
+    assert chg.still(g).passed
+    g[10:20, 10:20] = True  # a panel
+    v = chg.still(g)
+    assert not v.passed and "103 cells" in v.detail
+
+
+def test_schema_documents_the_recipe():
+    import json
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "iwrbench.cli", "schema"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    recipe = json.loads(r.stdout)["Recipe"]
+    assert {"id", "source", "actions", "probes", "auto_probe"} <= set(recipe["properties"])
+    assert "base_dir" not in recipe["properties"]
+    defs = recipe["$defs"]
+    assert {"skip", "actions", "guards", "replace"} <= set(defs["RecipeProbe"]["properties"])
+    assert {"assert", "mirrors", "unchanged"} <= set(defs["RecipeAction"]["properties"])

@@ -318,3 +318,30 @@ async def test_every_mutation_is_verified_and_judged(browser, mini_task, tmp_pat
     lines = (tmp_path / "out" / "verdicts.jsonl").read_text().splitlines()
     assert len(lines) == 4 and json.loads(lines[0])["set"] == "markup"
     assert "| mini-groceries | all | yes |" in (tmp_path / "out" / "summary.md").read_text()
+
+
+def test_verification_reads_the_words_a_small_pixel_difference_can_hide(tmp_path):
+    # an editor left empty by the mutation: 0.1 % of the pixels, but a line a person reads
+    import shutil as _sh
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    from iwrbench.validity.markup import missing_words
+
+    if not _sh.which("tesseract"):
+        pytest.skip("no tesseract")
+    font = ImageFont.truetype("DejaVuSansMono.ttf", 20)
+
+    def shot(name: str, code: str) -> Path:
+        im = Image.new("RGB", (1280, 720), "white")
+        d = ImageDraw.Draw(im)
+        d.text((20, 20), "Custom SQL query", fill="black", font=font)
+        d.text((20, 80), code, fill="black", font=font)
+        p = tmp_path / f"{name}.png"
+        im.save(p)
+        return p
+
+    gt, same, empty = shot("gt", "select name from authors"), shot("same", "select name from authors"), shot("empty", "")
+    assert missing_words(gt, same) == []
+    assert set(missing_words(gt, empty)) >= {"select", "name", "from", "authors"}
+    assert missing_words(empty, gt) == []

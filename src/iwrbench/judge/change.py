@@ -33,6 +33,8 @@ RADIUS = 8
 MIN_RECALL = 0.25
 #: ... but at most this share of the screen is asked for
 CAP_SHARE = 0.01
+#: a step that must change nothing may still change this share of the screen (a focus ring, a caret)
+STILL_SHARE = 0.005
 
 
 def _arr(img: Image.Image | bytes | str) -> np.ndarray:
@@ -115,6 +117,18 @@ def similar(recorded: np.ndarray, judged: np.ndarray, radius: int = RADIUS) -> C
     return ChangeVerdict(ok, rec, jud, near, detail)
 
 
+def still(judged: np.ndarray) -> ChangeVerdict:
+    """Did the page stay as it was (a step that changed nothing in the recording)?
+
+    A trace is allowed: ``MIN_CELLS`` cells or ``STILL_SHARE`` of the screen, whichever is more."""
+    jud = int(judged.sum())
+    allow = max(MIN_CELLS, int(np.ceil(STILL_SHARE * judged.size)))
+    ok = jud <= allow
+    detail = (f"changed {jud} cells; the recording changed nothing here"
+              + ("" if ok else f" (at most {allow} allowed)"))
+    return ChangeVerdict(ok, 0, jud, 0, detail)
+
+
 #: steps that need no element: executing them proves nothing, so without an assertion a large change
 #: of the recording must still show on the page (a blank page "presses a key" as well as any)
 NO_TARGET = ("Press", "Scroll")
@@ -137,4 +151,4 @@ def required(ev: ChangeEvidence | None, asserted: bool, action_type: str = "") -
     return action_type in NO_TARGET and ev.share >= MIN_SHARE_UNASSERTED
 
 
-__all__ = ["change_grid", "encode", "decode", "similar", "required", "ChangeVerdict", "CELL"]
+__all__ = ["change_grid", "encode", "decode", "similar", "still", "required", "ChangeVerdict", "CELL"]

@@ -9,7 +9,9 @@ classes, ARIA and URLs are its own. Rungs, tried in order, each logged per step
                        case, whitespace, icon-font glyphs, zero-width characters, punctuation)
 3. ``text``            the recorded target's visible text (Playwright, exact)
 4. ``attribute``       placeholder, label, aria-label/title, alt text (Playwright, exact)
-5. ``text_norm``       the visible text (or name), normalised
+5. ``text_norm``       the visible text (or name), normalised; a target whose name was not on
+                       screen (an icon named only by aria-label or title) is never matched to an
+                       element showing that word
 6. ``attribute_norm``  the attributes normalised, any recorded one against any of the page's
                        (exact attributes come before normalised text: a unique aria-label beats
                        a "?" shared by four help icons)
@@ -884,8 +886,14 @@ async def ground(page: Any, action: Action, viewport: tuple[int, int], *, llm: L
             return r
     if t and action.type != "Type":
         want = t.text or t.name
+        # the name was on screen: as the target's own text, or as its label's
+        shown = bool((t.text or "").strip() or (t.label or "").strip())
         if want and norm_name(want):
             def by_text(d: dict) -> int:
+                if not shown and (d.get("text") or "").strip():
+                    # the recorded target showed no text (an icon named only by its attributes): a control
+                    # that shows this word is another one (a "Star" button beside the star icons)
+                    return 0
                 return max(name_match(want, d.get(k)) for k in ("name", "text", "own_text"))
 
             r = await L.normalised("text_norm", repr(want[:80]), by_text, include_extra=False)

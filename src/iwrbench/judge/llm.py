@@ -96,7 +96,9 @@ def make_llm_grounder(chat: ChatClient, log_dir: Path):
         except Exception:
             pass
         try:
-            reply = await chat.complete(ChatRequest([Message("user", parts)], temperature=0.0, max_tokens=50))
+            # the published budget: a reasoning model spends tokens before it answers, so a small limit
+            # ends in an empty reply
+            reply = await chat.complete(ChatRequest([Message("user", parts)], temperature=0.0, max_tokens=4096))
         except Exception as e:
             _keep(log_dir, "ground.jsonl", {"action": action.description, "error": str(e)[:300]})
             return None, f"grounder error: {str(e)[:100]}"

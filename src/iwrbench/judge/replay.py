@@ -24,7 +24,7 @@ from ..records import Action, AssertionResult, Evidence, EvidenceResult, ProbeRe
 from .act import execute
 from .change import required as change_required
 from .checks import evaluate_all
-from .evidence import decides, judge_change, judge_texts, judge_typed
+from .evidence import decides, judge_change, judge_still, judge_texts, judge_typed
 from .ground import NEEDS_TARGET, LlmGrounder, ground
 from .view import View
 
@@ -183,8 +183,15 @@ async def replay(
                 pr.passed = pr.steps_passed == len(probe.actions) and perr is None
                 pr.error = perr
                 if not pr.passed:
-                    pr.cap = (pr.steps_passed if probe.mirrors else probe.guards - 1)
-                    pr.cap = max(pr.cap, probe.guards - 1)
+                    m = probe.mirror_of(pr.steps_passed + 1)
+                    if m is not None and lead < m and perr is None:
+                        # the probe stops at what the main trajectory already failed: the same fault, no
+                        # sign of replayed states; the main trajectory's own credit stands
+                        pr.note = (f"fails at its step {pr.steps_passed + 1}, which asks what main step {m} asks; "
+                                   f"the main trajectory stopped there too")
+                    else:
+                        pr.cap = (pr.steps_passed if probe.mirrors else probe.guards - 1)
+                        pr.cap = max(pr.cap, probe.guards - 1)
         # whatever the steps recorded, a browser that died under them makes this run ours to redo
         for _ in range(3):
             if _browser_dead(browser):
@@ -445,6 +452,10 @@ class _Trajectory:
                 worded = bool(checks) or any(r.required and r.kind != "typed" for r in items)
                 r = judge_change(ev.change, before_png, after_png)
                 r.required = not worded
+                items.append(r)
+            if ev.still:
+                r = judge_still(before_png, after_png)
+                r.required = True
                 items.append(r)
         if action.type == "Type" and not await _is_password(handle):
             typed = judge_typed(action.parameters.text, after_view)

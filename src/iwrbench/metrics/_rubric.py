@@ -256,7 +256,7 @@ class MllmRubric:
             messages=[Message(role="user", content=parts)],
             temperature=0.0,
             max_tokens=self.max_tokens,
-            extra={"purpose": "visual_rubric", "prompt_version": self.prompt_version, "prompt_sha256": self.prompt_sha256},
+            meta={"purpose": "visual_rubric", "prompt_version": self.prompt_version, "prompt_sha256": self.prompt_sha256},
         )
 
     async def score(self, gt: "Image", gen: "Image") -> JudgedRubricScore:

@@ -46,7 +46,11 @@ class ChatRequest:
     messages: list[Message]
     temperature: float = 0.0
     max_tokens: int = 4096
+    #: fields added to the request body as they are (a model's ``body:`` setting); only fields the
+    #: provider documents belong here: the real services answer HTTP 400 to unknown ones
     extra: dict[str, Any] = field(default_factory=dict)
+    #: what the request is for (purpose, prompt version and digest): kept with the run, never sent
+    meta: dict[str, Any] = field(default_factory=dict)
 
     @property
     def images(self) -> int:

@@ -24,6 +24,17 @@ from typing import Any
 
 PATHS = {"openai": "/v1/chat/completions", "anthropic": "/v1/messages"}
 
+#: request body fields the real services document; like them, the fake answers HTTP 400 to any other
+#: (OpenAI: "Unrecognized request argument supplied"; Anthropic: "Extra inputs are not permitted")
+DOCUMENTED_FIELDS = {
+    "openai": frozenset("""model messages max_tokens max_completion_tokens temperature top_p n stream stream_options
+        stop presence_penalty frequency_penalty logit_bias logprobs top_logprobs user seed tools tool_choice
+        parallel_tool_calls response_format reasoning_effort service_tier store metadata modalities prediction
+        audio web_search_options verbosity prompt_cache_key safety_identifier""".split()),
+    "anthropic": frozenset("""model messages max_tokens system temperature top_p top_k stop_sequences stream metadata
+        tools tool_choice thinking service_tier container mcp_servers""".split()),
+}
+
 
 @dataclass
 class Scripted:
@@ -59,10 +70,13 @@ def html_reply(body: str = "<h1>Hello</h1>", title: str = "Test") -> str:
 
 class FakeProviderServer:
     def __init__(self, protocol: str = "openai", script: list[Scripted] | None = None,
-                 default: Scripted | None = None) -> None:
+                 default: Scripted | None = None, *, extra_fields: tuple[str, ...] | None = ()) -> None:
+        """``extra_fields``: body fields accepted beyond the documented ones (an OpenAI-compatible
+        server's own, e.g. ``top_k``); None accepts any field."""
         if protocol not in PATHS:
             raise ValueError(f"protocol must be one of {sorted(PATHS)}")
         self.protocol = protocol
+        self.allowed = None if extra_fields is None else DOCUMENTED_FIELDS[protocol] | set(extra_fields)
         self.script: list[Scripted] = list(script or [])
         self.default = default or Scripted(text=html_reply())
         self.requests: list[Recorded] = []
@@ -170,6 +184,15 @@ class FakeProviderServer:
             self.requests.append(rec)
         if h.path != PATHS[self.protocol]:
             self._send(h, 404, {"error": {"message": f"no route {h.path}"}}, {})
+            return
+        unknown = sorted(set(body) - self.allowed) if isinstance(body, dict) and self.allowed is not None else []
+        if unknown:
+            msg = (f"Unrecognized request argument supplied: {unknown[0]}" if self.protocol == "openai"
+                   else f"{unknown[0]}: Extra inputs are not permitted")
+            err: dict[str, Any] = {"error": {"type": "invalid_request_error", "message": msg}}
+            if self.protocol == "anthropic":
+                err["type"] = "error"
+            self._send(h, 400, err, {})
             return
         s = self._next()
         with self._lock:

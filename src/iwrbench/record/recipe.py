@@ -1,4 +1,4 @@
-"""The recipe: the input of ``iwr record`` (YAML; see CONTRACTS.md).
+"""The recipe: the input of ``iwr record`` (YAML; the format is in docs/recipes.md, its schema in ``iwr schema``).
 
 Recipes are read with a safe YAML loader that refuses aliases (``*name``, and so ``<<: *name``
 merges): a few hundred bytes of nested aliases would otherwise expand into gigabytes. A recipe
@@ -96,6 +96,11 @@ class RecipeAction(_Strict):
     assertion: str | None = Field(None, alias="assert")
     checks: list[Check] | None = None  # reviewed checks; replaces the derived ones when given
     clear: bool = True  # Type: clear the field first
+    #: in a probe's own trajectory: the main step this action asks the same of, in another context
+    mirrors: int | None = Field(None, ge=1)
+    #: the action changes nothing on screen (a key the page does not use, a click on empty space); the
+    #: recorder checks the source agrees, and the judge fails a page that changes there
+    unchanged: bool = False
 
     @field_validator("type", mode="before")
     @classmethod
@@ -112,6 +117,8 @@ class RecipeAction(_Strict):
         field = need.get(self.type)
         if field and getattr(self, field) in (None, ""):
             raise ValueError(f"a {self.type} action needs '{field}'")
+        if self.unchanged and (self.assertion or self.checks):
+            raise ValueError("an 'unchanged' action asserts that nothing changes; it takes no 'assert' or 'checks'")
         if self.type == "Select" and not self.target:
             raise ValueError("a Select action needs 'target'")
         if self.type == "Scroll" and self.direction is None:
@@ -123,21 +130,32 @@ class RecipeProbe(_Strict):
     """A second trajectory recorded on the source and replayed by the judge after the main one.
 
     ``replace``: the main actions again with other typed text (keys: texts typed in the recipe; values:
-    what the probe types instead) — probe step j mirrors main step j. ``actions``: a trajectory of its
-    own (e.g. another order); ``guards`` names the first main step whose credit depends on it.
+    what the probe types instead) — probe step j mirrors main step j. ``skip``: the main actions without
+    the listed steps (1-based), each kept action asking what it asked in the main trajectory: a page that
+    walks through recorded states in order fails it. ``actions``: a trajectory of its own (e.g. another
+    order; an action's ``mirrors: k`` says it asks what main step k asks). ``guards`` names the first main
+    step whose credit depends on the probe (default 1 for ``skip``).
     """
 
     name: str | None = None
     replace: dict[str, str] | None = None
+    skip: list[int] | None = None
     actions: list[RecipeAction] | None = None
     guards: int | None = Field(None, ge=1)
 
     @model_validator(mode="after")
     def _one(self) -> "RecipeProbe":
-        if (self.replace is None) == (self.actions is None):
-            raise ValueError("a probe needs exactly one of 'replace' (same actions, other text) or 'actions'")
+        given = [k for k in ("replace", "skip", "actions") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("a probe needs exactly one of 'replace' (same actions, other text), 'skip' (same "
+                             "actions without some steps) or 'actions' (a trajectory of its own)")
         if self.actions is not None and self.guards is None:
             raise ValueError("a probe with its own 'actions' needs 'guards' (the first main step it protects)")
+        if self.skip is not None:
+            if not self.skip or any(k < 1 for k in self.skip):
+                raise ValueError("'skip' needs main step numbers (1-based)")
+            if self.guards is None:
+                self.guards = 1
         if self.replace is not None and not self.replace:
             raise ValueError("'replace' needs at least one text to replace")
         return self
@@ -153,8 +171,10 @@ class Recipe(_Strict):
     seed: int = 1
     freeze_time: str | None = None  # ISO time the page clock starts at (optional)
     actions: list[RecipeAction] = Field(min_length=1)
-    #: None: one automatic probe when the recipe types text; []: no probe
+    #: the recipe's own probes; the automatic one (other typed text, when the recipe types text) comes
+    #: first unless ``auto_probe`` is false or ``probes`` is ``[]`` (no probe at all)
     probes: list[RecipeProbe] | None = None
+    auto_probe: bool = True
 
     @model_validator(mode="after")
     def _probes_fit(self) -> "Recipe":
@@ -165,6 +185,18 @@ class Recipe(_Strict):
                     raise ValueError(f"probes[{k}].replace: {old!r} is not a text this recipe types")
             if p.guards is not None and p.guards > len(self.actions):
                 raise ValueError(f"probes[{k}].guards: {p.guards} is past the last action ({len(self.actions)})")
+            for j in p.skip or []:
+                if j > len(self.actions):
+                    raise ValueError(f"probes[{k}].skip: step {j} is past the last action ({len(self.actions)})")
+            if p.skip is not None and len(set(p.skip)) >= len(self.actions):
+                raise ValueError(f"probes[{k}].skip: leaves no action")
+            for j, a in enumerate(p.actions or [], start=1):
+                if a.mirrors is not None and a.mirrors > len(self.actions):
+                    raise ValueError(f"probes[{k}].actions[{j}].mirrors: step {a.mirrors} is past the last action "
+                                     f"({len(self.actions)})")
+        for j, a in enumerate(self.actions, start=1):
+            if a.mirrors is not None:
+                raise ValueError(f"actions[{j}].mirrors: only a probe's actions mirror main steps")
         return self
 
     #: the folder the recipe was read from (relative paths resolve against it)

@@ -32,8 +32,9 @@ from ..browser.settle import RequestTracker, settle, screenshot
 from ..browser.view import read_view
 from ..errors import RecordError
 from ..judge.checks import derive_info, evaluate_all
-from ..judge.evidence import change_agrees, change_of, decisive, derive_texts, empty_change, judge_text
-from ..judge.view import View, contains_phrase
+from ..judge.evidence import (change_agrees, change_of, decisive, derive_texts, empty_change, judge_text,
+                              stays_still)
+from ..judge.view import View, contains_phrase, quoted_phrases
 from ..records import (
     SCHEMA_VERSION,
     Action,
@@ -423,7 +424,7 @@ def _check_key(c: Any) -> str:
 
 
 def step_evidence(i: int, ra: RecipeAction, first: PassResult, others: list[PassResult], *,
-                  with_change: bool = True, typed: list[str] | None = None) -> Evidence:
+                  with_change: bool = True, typed: list[str] | None = None, label: str = "") -> Evidence:
     """Evidence for step ``i`` from pass 1, kept where every other pass (another seed) agrees."""
     shown = {x for x in (typed or []) if any(v.count(x) > 0 for v in first.views[:i])}
     d = derive_texts(first.views[i - 1], first.views[i], ra.assertion, action_type=ra.type, typed=typed or [],
@@ -437,6 +438,13 @@ def step_evidence(i: int, ra: RecipeAction, first: PassResult, others: list[Pass
         else:
             texts.append(t)
     ev = Evidence(texts=texts, notes=notes)
+    if getattr(ra, "unchanged", False):
+        for p in [first, *others]:
+            ok, why = stays_still(p.pre.get(i, p.shots[i - 1]), p.shots[i])
+            if not ok:
+                raise RecordError(f"{label}step {i}: marked 'unchanged', but on the source it {why.split(';')[0]} "
+                                  f"(seed {p.seed}); drop 'unchanged' or pick an action that changes nothing")
+        return Evidence(still=True, notes=["the recording changed nothing here: the page must not change either"])
     if with_change:
         ch = change_of(first.pre.get(i, first.shots[i - 1]), first.shots[i])
         if not empty_change(ch):
@@ -491,6 +499,8 @@ class ProbePlan:
     mirrors: bool
     replace: dict[str, str]
     actions: list[RecipeAction]
+    #: per probe action, the main step it asks the same of (None: none)
+    step_mirrors: list[int | None] = field(default_factory=list)
 
 
 def _substitute(s: str | None, replace: dict[str, str]) -> str | None:
@@ -503,13 +513,15 @@ def _substitute(s: str | None, replace: dict[str, str]) -> str | None:
 
 def plan_probes(recipe: Recipe) -> list[ProbePlan]:
     specs: list[RecipeProbe] = list(recipe.probes) if recipe.probes is not None else []
-    auto = recipe.probes is None
-    if auto:
+    auto_spec = None
+    if recipe.auto_probe and recipe.probes != []:
         typed = [a.text for a in recipe.actions if a.type == "Type" and a.text and a.text.strip()]
         if typed:
-            specs = [RecipeProbe(name="other-text", replace={t: other_text(t, recipe.id) for t in dict.fromkeys(typed)})]
+            auto_spec = RecipeProbe(name="other-text", replace={t: other_text(t, recipe.id) for t in dict.fromkeys(typed)})
+            specs = [auto_spec, *specs]
     plans = []
     for k, sp in enumerate(specs, start=1):
+        auto = sp is auto_spec
         if sp.replace is not None:
             acts = []
             first = None
@@ -524,9 +536,13 @@ def plan_probes(recipe: Recipe) -> list[ProbePlan]:
                 acts.append(b)
             plans.append(ProbePlan(sp.name or f"probe-{k}", "text" if auto else "recipe", first or 1, True,
                                    dict(sp.replace), acts))
+        elif sp.skip is not None:
+            kept = [(j, a) for j, a in enumerate(recipe.actions, start=1) if j not in set(sp.skip)]
+            plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
+                                   [a for _, a in kept], [j for j, _ in kept]))
         else:
             plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
-                                   list(sp.actions or [])))
+                                   list(sp.actions or []), [a.mirrors for a in sp.actions or []]))
     return plans
 
 
@@ -539,7 +555,8 @@ def _probe_actions(plan: ProbePlan, a_pass: PassResult, b_pass: PassResult | Non
     for j, ra in enumerate(plan.actions, start=1):
         if ra.type == "Type" and ra.text:
             typed.append(ra.text)
-        ev = step_evidence(j, ra, a_pass, others, with_change=plan.kind == "recipe", typed=typed)
+        ev = step_evidence(j, ra, a_pass, others, with_change=plan.kind == "recipe", typed=typed,
+                           label=f"probe {plan.name}, ")
         if plan.kind == "text":
             # an automatic probe only asks for what the new input must produce: the text echoed back
             echo, seen = [], set()
@@ -555,8 +572,18 @@ def _probe_actions(plan: ProbePlan, a_pass: PassResult, b_pass: PassResult | Non
         params = ActionParameters(description=ra.description, text=ra.text, key=ra.key, direction=ra.direction,
                                   scroll_page=ra.amount if ra.type == "Scroll" else None, value=ra.value)
         # an automatic probe asks only for the echo of its text (no assertion of its own to decide)
-        out.append(Action(type=ra.type, parameters=params, logical_assertion=ra.assertion if plan.kind == "recipe" else None,
-                          target=target, checks=list(ra.checks or []), evidence=ev))
+        act = Action(type=ra.type, parameters=params, logical_assertion=ra.assertion if plan.kind == "recipe" else None,
+                     target=target, checks=list(ra.checks or []), evidence=ev)
+        missing = [n for n in ev.notes if n.startswith("quoted ")]
+        if plan.kind == "recipe" and ra.assertion and missing and len(missing) >= len(quoted_phrases(ra.assertion)[:4]):
+            raise RecordError(f"probe {plan.name}, step {j}: the assertion {ra.assertion!r} quotes nothing the source shows "
+                              "in this probe; give the probe its own `actions:` with an assertion that holds there")
+        if plan.kind == "recipe" and ra.assertion and not decisive(act, ev):
+            raise RecordError(
+                f"probe {plan.name}, step {j}: the assertion {ra.assertion!r} has no evidence on the source in this "
+                "probe (no quoted phrase on screen, no text appeared or disappeared, no stable visual change); "
+                "give the probe its own `actions:` with an assertion that holds there")
+        out.append(act)
     if plan.kind == "text":
         last = max((j for j, a in enumerate(out, 1) if a.evidence and a.evidence.texts), default=0)
         if last == 0:
@@ -655,7 +682,8 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
             warnings += notes
             if acts:
                 probes.append(Probe(name=plan.name, kind=plan.kind, guards=plan.guards, mirrors=plan.mirrors,  # type: ignore[arg-type]
-                                    replace=plan.replace, actions=acts))
+                                    replace=plan.replace, actions=acts,
+                                    step_mirrors=list(plan.step_mirrors[:len(acts)]) if plan.step_mirrors else []))
         task = Task(id=recipe.id, schema_version=SCHEMA_VERSION, source_website=src.label,
                     classification=recipe.classification,
                     recording_details=RecordingDetails(resolution=f"{vp[0]}x{vp[1]}",

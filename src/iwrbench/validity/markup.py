@@ -1773,6 +1773,27 @@ def known_names(task: Any) -> Names:
 
 # =========================================================================== verification (no judge)
 
+#: a screenshot this close to its checkpoint in pixels is still read (OCR): a missing line of text
+#: is a small share of the pixels
+TEXT_CHECK_SHARE = 0.0005
+MIN_MISSING_WORDS = 2
+
+
+def missing_words(reference: Path, shot: Path) -> list[str]:
+    """Words OCR reads on ``reference`` and not on ``shot`` (3+ characters with a letter; a word
+    counts as often as it is read). Tesseract, independent of the judge's reader; [] without it."""
+    from collections import Counter
+
+    from .cheats import ocr_words
+
+    def words(p: Path) -> Counter:
+        return Counter(w for w in (re.sub(r"[^\w]", "", x.text).lower() for x in ocr_words(p))
+                       if len(w) >= 3 and any(c.isalpha() for c in w))
+
+    a, b = words(reference), words(shot)
+    return sorted((a - b).elements())
+
+
 @dataclass
 class Drive:
     """The recipe driven on a page the way the recorder drives it, and how it compared."""
@@ -1812,6 +1833,16 @@ class Drive:
             if d > limit and self.failed_at is None and (self.stop_at is None or i < self.stop_at):
                 self.failed_at = i
                 self.reason = f"checkpoint {i}: {d:.1%} of pixels differ (max {limit:.0%}, vs {self.against[i]})"
+            elif d > TEXT_CHECK_SHARE and self.failed_at is None and (self.stop_at is None or i < self.stop_at):
+                # few pixels, but maybe a whole line of text (an editor left empty): a person would see it
+                ref = control.shots[i] if self.against[i] == "control" and control is not None else gt
+                gone = missing_words(ref, self.shots[i])
+                if control is not None and gone and i in control.shots and self.against[i] == "checkpoint":
+                    gone = [w for w in gone if w not in set(missing_words(gt, control.shots[i]))]
+                if len(gone) >= MIN_MISSING_WORDS:
+                    self.failed_at = i
+                    self.reason = (f"checkpoint {i}: only {d:.2%} of pixels differ, but words read on the "
+                                   f"{self.against[i]} are not on the page: {', '.join(gone[:6])}")
         if self.failed_at is None and self.stop_at is not None:
             self.failed_at, self.reason = self.stop_at, self.stop_reason
         return self
