@@ -104,7 +104,7 @@ def _recipe(root: Path, text: str) -> Path:
 @pytest.fixture(scope="module")
 def task(tmp_path_factory):
     root = tmp_path_factory.mktemp("colour")
-    t = record(load_recipe(_recipe(root, RECIPE)), root / "task")
+    t = record(load_recipe(_recipe(root, RECIPE)), root / "task", passes=1)  # one recording: the test is about the judge
     assert [p.name for p in t.probes] == ["blue-first", "unused-key"]
     return load_task(root / "task")
 
@@ -164,7 +164,7 @@ def test_unchanged_step_that_changes_on_the_source_is_refused(tmp_path):
     bad = RECIPE.replace('{type: Press, key: x, description: "press the X key, which the page does not use", unchanged: true}',
                          '{type: Click, target: "#red", description: "the Red button", unchanged: true}')
     with pytest.raises(RecordError, match=r"probe unused-key, step 1: marked 'unchanged'"):
-        record(load_recipe(_recipe(tmp_path, bad)), tmp_path / "task")
+        record(load_recipe(_recipe(tmp_path, bad)), tmp_path / "task", passes=1)
     assert not (tmp_path / "task").exists()
 
 
@@ -174,4 +174,4 @@ def test_skip_probe_whose_assertion_fails_on_the_source_is_refused(tmp_path):
     bad = RECIPE.replace("{name: blue-first, skip: [1]}", "{name: no-blue, skip: [2], guards: 1}").replace(
         "assert: \"The text reads 'Colour: Green'\"}", "assert: \"The text reads 'Colour: Blue'\"}", 1)
     with pytest.raises(RecordError, match=r"probe no-blue, step 2: the assertion"):
-        record(load_recipe(_recipe(tmp_path, bad)), tmp_path / "task")
+        record(load_recipe(_recipe(tmp_path, bad)), tmp_path / "task", passes=1)
