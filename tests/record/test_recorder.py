@@ -125,3 +125,19 @@ def test_asserted_step_without_evidence_is_refused(tmp_path):
     r = load_recipe(_recipe(tmp_path, "  - {type: Click, target: '#b', description: the button, assert: It is recorded}\n"))
     with pytest.raises(RecordError, match=r"step 1: the assertion .* has no evidence"):
         record(r, tmp_path / "out", passes=1)
+
+
+def test_blocked_requests_and_url_sources_are_warned_about(tmp_path):
+    from iwrbench.browser.server import StaticServer
+
+    site = _site(tmp_path, "<img src='http://127.0.0.1:9/logo.png' alt=''><button id=a onclick=\"this.textContent='done'\">go</button>")
+    lines: list[str] = []
+    with StaticServer({"/": site}) as srv:
+        r = load_recipe(_recipe(tmp_path, "  - {type: Click, target: '#a', description: the go button, assert: \"It reads 'done'\"}\n",
+                                source=f"url: '{srv.url('index.html')}'"))
+        record(r, tmp_path / "out", progress=lines.append, passes=1)
+    warnings = [x for x in lines if x.startswith("warning: ")]
+    assert any("blocked 1 request(s) to 127.0.0.1:9" in w for w in warnings), lines
+    assert any("the source is a `url:`" in w for w in warnings), lines
+    rec = json.loads((tmp_path / "out" / "reference" / "record.json").read_text())
+    assert any("127.0.0.1:9" in w for w in rec["warnings"])

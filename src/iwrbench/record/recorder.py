@@ -702,6 +702,12 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
         (ref / "recipe.json").write_text(recipe.model_dump_json(indent=1, by_alias=True, exclude_none=True))
         if recipe_file is not None and recipe_file.exists():
             shutil.copy2(recipe_file, ref / "recipe.yaml")
+        if recipe.source.kind == "url":
+            warnings.append("the source is a `url:`: replaying this task later (iwr validate --oracle) needs that server "
+                            "up and unchanged; a `site:` folder or an `npm:`/`pypi:` package keeps the task self-contained")
+        for host, n in sorted(first.blocked.items()):
+            warnings.append(f"blocked {n} request(s) to {host} while recording (only the source's origin is reached): "
+                            "the recording shows the page without them")
         (ref / "record.json").write_text(json.dumps({
             "iwrbench": __version__, "browser": version, "passes": passes, "fps": fps, "frames": n_frames,
             "screencast_frames": len(first.frames), "seconds": round(time.monotonic() - t_start, 2),
