@@ -252,7 +252,7 @@ def judge_change(ev: ChangeEvidence, before_png: bytes, after_png: bytes) -> Evi
     return EvidenceResult(kind="change", passed=v.passed, detail=v.detail, before=v.recorded, after=v.near)
 
 
-def judge_still(before_png: bytes, after_png: bytes) -> EvidenceResult:
+def judge_still(before_png: bytes | str, after_png: bytes | str) -> EvidenceResult:
     """A step that changed nothing in the recording must change (almost) nothing on the page."""
     v = chg.still(chg.change_grid(before_png, after_png))
     return EvidenceResult(kind="still", passed=v.passed, detail=v.detail, after=v.judged)
@@ -288,15 +288,9 @@ def change_agrees(a: ChangeEvidence, b: ChangeEvidence) -> bool:
     return chg.similar(ga, gb).passed and chg.similar(gb, ga).passed
 
 
-def stays_still(before: bytes | str, after: bytes | str) -> tuple[bool, str]:
-    """Did a screen stay as it was (at most a trace changed)? With the reason."""
-    v = chg.still(chg.change_grid(before, after))
-    return v.passed, v.detail
-
-
 def empty_change(ev: ChangeEvidence | None) -> bool:
     return ev is None or float(np.round(ev.share * ev.rows * ev.cols)) < chg.MIN_CELLS
 
 
 __all__ = ["derive_texts", "judge_text", "judge_texts", "judge_change", "judge_typed", "decisive", "change_of",
-           "change_agrees", "judge_still", "stays_still", "Derived"]
+           "change_agrees", "judge_still", "Derived"]

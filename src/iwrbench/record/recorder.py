@@ -32,8 +32,8 @@ from ..browser.settle import RequestTracker, settle, screenshot
 from ..browser.view import read_view
 from ..errors import RecordError
 from ..judge.checks import derive_info, evaluate_all
-from ..judge.evidence import (change_agrees, change_of, decisive, derive_texts, empty_change, judge_text,
-                              stays_still)
+from ..judge.evidence import (change_agrees, change_of, decisive, derive_texts, empty_change, judge_still,
+                              judge_text)
 from ..judge.view import View, contains_phrase, quoted_phrases
 from ..records import (
     SCHEMA_VERSION,
@@ -426,6 +426,14 @@ def _check_key(c: Any) -> str:
 def step_evidence(i: int, ra: RecipeAction, first: PassResult, others: list[PassResult], *,
                   with_change: bool = True, typed: list[str] | None = None, label: str = "") -> Evidence:
     """Evidence for step ``i`` from pass 1, kept where every other pass (another seed) agrees."""
+    if ra.unchanged:
+        for p in [first, *others]:
+            r = judge_still(p.pre.get(i, p.shots[i - 1]), p.shots[i])
+            if not r.passed:
+                what = (r.detail or "").split(";")[0]
+                raise RecordError(f"{label}step {i}: marked 'unchanged', but on the source it {what} (seed {p.seed}); "
+                                  "drop 'unchanged' or pick an action that changes nothing")
+        return Evidence(still=True, notes=["the recording changed nothing here: the page must not change either"])
     shown = {x for x in (typed or []) if any(v.count(x) > 0 for v in first.views[:i])}
     d = derive_texts(first.views[i - 1], first.views[i], ra.assertion, action_type=ra.type, typed=typed or [],
                      shown_typed=shown)
@@ -438,13 +446,6 @@ def step_evidence(i: int, ra: RecipeAction, first: PassResult, others: list[Pass
         else:
             texts.append(t)
     ev = Evidence(texts=texts, notes=notes)
-    if getattr(ra, "unchanged", False):
-        for p in [first, *others]:
-            ok, why = stays_still(p.pre.get(i, p.shots[i - 1]), p.shots[i])
-            if not ok:
-                raise RecordError(f"{label}step {i}: marked 'unchanged', but on the source it {why.split(';')[0]} "
-                                  f"(seed {p.seed}); drop 'unchanged' or pick an action that changes nothing")
-        return Evidence(still=True, notes=["the recording changed nothing here: the page must not change either"])
     if with_change:
         ch = change_of(first.pre.get(i, first.shots[i - 1]), first.shots[i])
         if not empty_change(ch):
@@ -537,7 +538,8 @@ def plan_probes(recipe: Recipe) -> list[ProbePlan]:
             plans.append(ProbePlan(sp.name or f"probe-{k}", "text" if auto else "recipe", first or 1, True,
                                    dict(sp.replace), acts))
         elif sp.skip is not None:
-            kept = [(j, a) for j, a in enumerate(recipe.actions, start=1) if j not in set(sp.skip)]
+            skipped = set(sp.skip)
+            kept = [(j, a) for j, a in enumerate(recipe.actions, start=1) if j not in skipped]
             plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
                                    [a for _, a in kept], [j for j, _ in kept]))
         else:
