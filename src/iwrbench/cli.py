@@ -65,21 +65,47 @@ class _Bar:
                 print(f"  [{int(t.completed)}/{int(t.total or 0)}] {note}", flush=True)
 
 
-def print_leaderboard(summary: dict, title: str = "Leaderboard") -> None:
+def print_leaderboard(summary: dict, title: str = "Leaderboard", console: Any = None) -> None:
+    """The leaderboard as a rich table. A model's name is never cut short: when the console is too
+    narrow for it, the table first drops its vertical rules, then lists the errors under the table
+    instead of in a column, and only a name longer than all the room left folds onto several lines
+    (every character kept)."""
+    from rich import box
     from rich.table import Table
 
-    t = Table(title=f"{title} ({summary.get('protocol')}, {summary.get('tasks')} tasks)")
-    for col in ("model", "Final", "IFS", "VFS", "LVS", "HVS", "tasks", "errors"):
-        t.add_column(col, justify="left" if col in ("model", "errors") else "right")
+    con = console or _console()
 
     def f(x: Any) -> str:
         return "-" if x is None else f"{x:.2f}"
 
-    for r in summary["leaderboard"]:
-        errs = ", ".join(f"{k}:{v}" for k, v in r["errors"].items()) or "-"
-        t.add_row(r["model"], f(r["final"]), f(r["ifs"]), f(r["vfs"]), f(r["low_level_visual"]),
-                  f(r["high_level_visual"]), str(r["tasks"]), errs)
-    _console().print(t)
+    head = ["model", "Final", "IFS", "VFS", "LVS", "HVS", "tasks"]
+    rows = [[str(r["model"]), f(r["final"]), f(r["ifs"]), f(r["vfs"]), f(r["low_level_visual"]),
+             f(r["high_level_visual"]), str(r["tasks"])] for r in summary["leaderboard"]]
+    errors = [", ".join(f"{k} {v}" for k, v in r["errors"].items()) for r in summary["leaderboard"]]
+    name_w = max(len(x) for x in [head[0], *(r[0] for r in rows)])
+    numbers_w = sum(max(len(x) for x in [h, *(r[k] for r in rows)]) for k, h in enumerate(head) if k > 0)
+    # the errors column wraps between its items, never inside one
+    errors_w = max(len(x) for x in ["errors", *(e for es in errors for e in es.split(", "))])
+    for compact, in_column in ((False, True), (True, True), (True, False)):
+        n = len(head) + in_column
+        # rules and padding: boxed 3 a column + 1; compact (no vertical rules, padding collapsed) 2 a column
+        room = con.width - numbers_w - (errors_w if in_column else 0) - (2 * n if compact else 3 * n + 1)
+        if name_w <= room:
+            break
+    t = Table(title=f"{title} ({summary.get('protocol')}, {summary.get('tasks')} tasks)",
+              **({"box": box.SIMPLE_HEAD, "collapse_padding": True, "pad_edge": False} if compact else {}))
+    t.add_column("model", width=min(name_w, max(room, 8)), overflow="fold")  # a set width is never shrunk
+    for col in head[1:]:
+        t.add_column(col, justify="right", no_wrap=True)
+    if in_column:
+        t.add_column("errors", overflow="fold")
+    for row, errs in zip(rows, errors):
+        t.add_row(*row, *([errs or "-"] if in_column else []))
+    con.print(t)
+    if not in_column:
+        for row, errs in zip(rows, errors):
+            if errs:
+                con.print(f"errors of {row[0]}: {errs}", markup=False, highlight=False)
 
 
 # --------------------------------------------------------------------------- commands
@@ -87,19 +113,21 @@ def print_leaderboard(summary: dict, title: str = "Leaderboard") -> None:
 
 def cmd_record(a: argparse.Namespace) -> int:
     from .record.recipe import load_recipe
-    from .record.recorder import record
+    from .tasks.make import record_task
 
     recipe = load_recipe(a.recipe)
     out = Path(a.out)
-    if out.exists() and not a.force and any(out.iterdir()):
+    if out.exists() and not a.force and (not out.is_dir() or any(out.iterdir())):
         raise IwrError(f"{out} exists and is not empty; pass --force to replace it")
     print(f"recording {recipe.id} ({len(recipe.actions)} actions) -> {out}", flush=True)
-    task = record(recipe, out, progress=lambda m: print(f"  {m}", flush=True), passes=a.passes)
+    done = record_task(recipe, out, validate=a.validate, passes=a.passes, force=a.force,
+                       progress=lambda m: print(f"  {m}", flush=True))
+    task = done.task
     n_checks = sum(len(x.checks) for x in task.action_sequence)
+    checked = (f"; oracle replay IFS {done.oracle_ifs:.0f}, {len(done.checkpoints)} visual checkpoints match"
+               if done.validated else "; not validated (--no-validate)")
     print(f"wrote {out}: {len(task.action_sequence)} actions, {n_checks} checks, "
-          f"video {task.recording_details.duration_s:.1f}s")
-    if a.validate:  # the oracle is served from the recipe just recorded
-        return _validate([out], oracle=True, recipes=[Path(a.recipe)])
+          f"video {task.recording_details.duration_s:.1f}s{checked}")
     return 0
 
 
@@ -154,6 +182,10 @@ def _gen_options(a: argparse.Namespace):
     if getattr(a, "cache_dir", None):
         o.cache_dir = Path(a.cache_dir)
     o.dry_run = bool(getattr(a, "dry_run", False))
+    if getattr(a, "model_arg", None):
+        from .models.base import apply_model_args, parse_model_args
+
+        o = apply_model_args(o, parse_model_args(a.model_arg))
     return o
 
 
@@ -162,6 +194,19 @@ def _eval_progress(label: str):
 
     def cb(event: str, info: dict) -> None:
         if event == "start":
+            lim = info.get("limit")
+            if lim:
+                print(f"--limit {lim['n']}: the first {min(lim['n'], lim['of'])} of {lim['of']} tasks "
+                      f"(sorted by id): {', '.join(lim['tasks'])}", flush=True)
+            retry = info.get("retry")
+            if retry is not None:
+                how = (f"with changed {', '.join(retry['changed'])} (recorded in run.json)" if retry["changed"]
+                       else "with the run's settings")
+                print(f"--retry-errors: redoing {retry['units']} unit(s) that failed ({retry['statuses']}) {how}",
+                      flush=True)
+                if retry.get("left"):
+                    print(f"  {retry['left']} unit(s) never run are left for a resume with the run's own settings",
+                          flush=True)
             note = f"(resuming: {info['total'] - info['todo']} done)" if info.get("resumed") else ""
             bar.start(info["todo"], note)
         elif event == "unit_done":
@@ -197,7 +242,8 @@ def _run_eval(a: argparse.Namespace, tasks: str, models: list[str], out: Path) -
                      ocr=getattr(a, "ocr", None), visual=getattr(a, "visual", None), limits=_limits(a),
                      allow_changed_config=getattr(a, "allow_changed_config", False),
                      only=getattr(a, "task", None) or None, ray_address=getattr(a, "ray_address", None),
-                     oracle_recipes=[Path(x) for x in getattr(a, "oracle_recipes", None) or []] or None)
+                     oracle_recipes=[Path(x) for x in getattr(a, "oracle_recipes", None) or []] or None,
+                     retry_errors=bool(getattr(a, "retry_errors", False)), limit=getattr(a, "limit", None))
     bar, cb = _eval_progress("evaluating")
     with bar:
         summary = evaluate(cfg, cb)
@@ -217,19 +263,56 @@ def cmd_eval(a: argparse.Namespace) -> int:
         from .generate.plan import dry_run, format_dry_run
         from .tasks import load_suite
 
+        from .runs.evaluate import first_tasks
+
         opts = _gen_options(a)
         tasks = load_suite(a.tasks, only=a.task or None)
+        if a.limit is not None:
+            available = len(tasks)
+            tasks = first_tasks(tasks, a.limit)
+            print(f"--limit {a.limit}: the first {len(tasks)} of {available} tasks (sorted by id): "
+                  f"{', '.join(t.id for t in tasks)}")
         kw = {"base_url": a.base_url} if a.base_url else {}
         for m in a.model:
             info = dry_run(tasks, m, opts, check_cache=True, **kw)
-            print(f"{m}: {format_dry_run(info)}")
+            print(format_dry_run(info))  # it starts with the model's name
         return 0
-    out = Path(a.out)
+    out = _run_out(a)
     summary = _run_eval(a, a.tasks, a.model, out)
+    if not a.out:
+        _link_latest(out)
     print_leaderboard(summary)
     rep = _write_reports([out], None)
     print(f"run folder: {out}" + (f"\nreport: {rep}" if rep else ""))
     return 0
+
+
+RUNS = Path("runs")
+
+
+def _run_out(a: argparse.Namespace) -> Path:
+    """``--out``, else a new dated folder ``runs/<date-time>`` (said on stdout, with how to resume it)."""
+    if a.out:
+        return Path(a.out)
+    if getattr(a, "retry_errors", False):
+        raise IwrError("--retry-errors redoes the failed units of an existing run: name it with --out RUN_DIR")
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out, k = RUNS / stamp, 2
+    while out.exists():  # two runs started in the same second
+        out, k = RUNS / f"{stamp}-{k}", k + 1
+    print(f"run folder: {out} (no --out given; rerun with --out {out} to resume it)", flush=True)
+    return out
+
+
+def _link_latest(out: Path) -> None:
+    """Point ``runs/latest`` at a run made in the default place."""
+    latest = RUNS / "latest"
+    try:
+        if latest.is_symlink() or latest.exists():
+            latest.unlink()
+        latest.symlink_to(out.name)
+    except OSError:
+        pass
 
 
 def cmd_run(a: argparse.Namespace) -> int:
@@ -239,20 +322,10 @@ def cmd_run(a: argparse.Namespace) -> int:
         print(f"suite {a.suite}: building what is missing (cached under {os.environ.get('IWR_CACHE', '~/.cache/iwrbench')})",
               flush=True)
         tasks = str(_build_with_bar(a.suite, jobs=None, force=False))
-    if a.out:
-        out = Path(a.out)
-    else:
-        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        out = Path("runs") / stamp
+    out = _run_out(a)
     summary = _run_eval(a, tasks, a.model, out)
     if not a.out:
-        latest = Path("runs") / "latest"
-        try:
-            if latest.is_symlink() or latest.exists():
-                latest.unlink()
-            latest.symlink_to(out.name)
-        except OSError:
-            pass
+        _link_latest(out)
     print_leaderboard(summary)
     rep = _write_reports([out], None)
     print(f"summary: {out / 'summary.json'}" + (f"\nreport:  {rep}" if rep else ""))
@@ -281,7 +354,7 @@ def _build_with_bar(name: str, jobs: int | None, force: bool, only: list[str] | 
 
 
 def cmd_suite(a: argparse.Namespace) -> int:
-    from .suites.build import suites, tasks_dir
+    from .suites.build import tasks_dir
 
     if a.suite_cmd == "build":
         _build_with_bar(a.name, a.jobs, a.force, a.task or None)
@@ -293,13 +366,13 @@ def cmd_suite(a: argparse.Namespace) -> int:
         print(tasks_dir(a.name))
         return 0
     if a.suite_cmd == "list":
-        for s in suites():
-            print(s)
-        return 0
+        from .suites.stats import print_listing
+
+        return print_listing(a.name)
     if a.suite_cmd == "stats":
         from .suites.stats import print_stats
 
-        return print_stats(a.name)
+        return print_stats(a.name, as_json=a.json)
     if a.suite_cmd == "table":
         from .suites.stats import suite_table
 
@@ -384,34 +457,72 @@ def cmd_schema(a: argparse.Namespace) -> int:
 
 def _add_eval_args(p: argparse.ArgumentParser, *, models_required: bool) -> None:
     p.add_argument("--model", action="append", required=models_required, default=None if models_required else None,
-                   help="oracle | blank | screenshot | slideshow | replay:DIR | openai:NAME | anthropic:NAME (repeatable)")
-    p.add_argument("--protocol", default="offline@2", help="offline@2 (default) or iwr-bench@1")
+                   metavar="MODEL",
+                   help="a model to evaluate (repeatable): oracle | blank | screenshot | slideshow | cheat-frames | "
+                        "cheat-buttons | cheat-text | replay:DIR | openai:NAME | anthropic:NAME"
+                        + ("" if models_required else f" (default: {', '.join(DEFAULT_MODELS)})"))
+    p.add_argument("--protocol", default="offline@2",
+                   help="judging protocol: offline@2 (default; no model calls by the judge) or iwr-bench@1 (the "
+                        "published one: LLM grounder and multimodal judges, needs --judge-model)")
     p.add_argument("--workers", type=int, default=1, help="units judged at once (default 1)")
-    p.add_argument("--executor", choices=("local", "ray"), default="local")
+    p.add_argument("--executor", choices=("local", "ray"), default="local",
+                   help="where units are judged: local processes (default) or a Ray cluster")
     p.add_argument("--ray-address", default=None, help="an existing Ray cluster (default: start a local one)")
-    p.add_argument("--task", action="append", help="only this task id (repeatable)")
-    p.add_argument("--base-url", help="OpenAI-compatible server URL (or OPENAI_BASE_URL)")
-    p.add_argument("--judge-model", help="iwr-bench@1: the model behind the LLM grounder and multimodal judges")
-    p.add_argument("--judge-base-url", help="OpenAI-compatible server of the judge model")
+    p.add_argument("--task", action="append", metavar="ID", help="only this task id (repeatable; default: every task)")
+    p.add_argument("--base-url", help="OpenAI-compatible server URL for openai:NAME models (default: OPENAI_BASE_URL, "
+                                      "else api.openai.com)")
+    p.add_argument("--judge-model", help="iwr-bench@1: the model behind the LLM grounder and multimodal judges "
+                                         "(default: none; offline@2 needs none)")
+    p.add_argument("--judge-base-url", help="OpenAI-compatible server of the judge model (default: OPENAI_BASE_URL)")
     p.add_argument("--action-timeout", type=float, help="seconds one action may take on a judged page (default 20)")
     p.add_argument("--page-timeout", type=float, help="seconds a whole judged page may take (default 240)")
-    p.add_argument("--ocr", help="override the protocol's OCR engine (tesseract, easyocr); recorded in run.json")
-    p.add_argument("--visual", help="override the protocol's visual backend (hog-colour, dinov2, ssim, ...)")
+    p.add_argument("--ocr", help="override the protocol's OCR engine (tesseract, easyocr); recorded in run.json "
+                                 "(default: the protocol's: tesseract for offline@2, easyocr for iwr-bench@1)")
+    p.add_argument("--visual", help="override the protocol's visual backend (hog-colour, dinov2, ssim, ...; default: "
+                                    "the protocol's: offline structural for offline@2, dinov2 for iwr-bench@1)")
     p.add_argument("--fps", type=float, help="frames per second sent to the model (default 1)")
     p.add_argument("--max-frames", type=int, help="at most this many frames (default 64)")
     p.add_argument("--max-images", type=int, help="at most this many images in all (default 70)")
-    p.add_argument("--max-image-side", type=int, help="downscale images whose long side is larger")
-    p.add_argument("--max-output-tokens", type=int)
-    p.add_argument("--prompt-version")
-    p.add_argument("--concurrency", type=int, help="model calls at once per provider")
-    p.add_argument("--timeout-s", type=float, help="per model call")
-    p.add_argument("--retries", type=int, help="model call retries on 429/5xx/timeouts")
-    p.add_argument("--max-cost", type=float, help="stop making new model calls at this many USD")
-    p.add_argument("--cache-dir", help="response cache (default ~/.cache/iwrbench/responses)")
+    p.add_argument("--max-image-side", type=int, metavar="PX",
+                   help="downscale images whose long side is larger than PX pixels (default: no limit, or the "
+                        "provider's own: 2000 for anthropic)")
+    p.add_argument("--max-output-tokens", type=int, metavar="N",
+                   help="the most tokens a model may write in its reply (default 32000, lowered to a known hosted "
+                        "model's limit; a server that refuses it as too long for its model's context is asked once "
+                        "more with a cap that fits, recorded per unit as generation.max_output_tokens)")
+    p.add_argument("--prompt-version", metavar="NAME",
+                   help="which prompt text models are sent, from iwrbench/generate/prompts (default iwr-v1, the "
+                        "published prompt)")
+    p.add_argument("--concurrency", type=int, metavar="N", help="model calls at once per provider (default 4)")
+    p.add_argument("--timeout-s", type=float, metavar="S", help="seconds one model call may take (default 600)")
+    p.add_argument("--retries", type=int, metavar="N",
+                   help="retries of a model call on 429/5xx/timeouts, with backoff (default 5)")
+    p.add_argument("--max-cost", type=float, metavar="USD",
+                   help="stop making new model calls once this many USD are spent (default: no limit)")
+    p.add_argument("--cache-dir", metavar="DIR",
+                   help="response cache: the same request is never paid twice (default $IWR_CACHE/responses, "
+                        "i.e. ~/.cache/iwrbench/responses)")
     p.add_argument("--dry-run", action="store_true", help="print calls, images and an input-token estimate; call nothing")
     p.add_argument("--allow-changed-config", action="store_true", help="resume a run although its configuration changed")
+    p.add_argument("-M", "--model-arg", action="append", metavar="KEY=VALUE",
+                   help="a model argument for every chat model of the run (repeatable); VALUE is read as JSON when "
+                        "it parses (7, 0.2, true, [\"</html>\"]), else as a string. temperature sets the sampling "
+                        "temperature; stream, image_detail, max_tokens_param, send_temperature, frame_format, "
+                        "price_in, price_out set that model setting; any other key (top_p, seed, top_k, ...) is "
+                        "added to the request body as is, so the server must accept it. Recorded in run.json and "
+                        "part of the response cache key")
+    p.add_argument("--retry-errors", action="store_true",
+                   help="on an existing run folder, redo the units whose result is a generation_error or a "
+                        "judge_error (scored and passed units are left untouched); generation settings (e.g. "
+                        "--max-output-tokens, -M) may differ from the run's, and then only those units are redone; "
+                        "run.json lists the units retried and the settings they were retried with")
+    p.add_argument("--limit", type=int, metavar="N",
+                   help="only the first N tasks, sorted by task id (after --task); recorded in run.json")
     p.add_argument("--oracle-recipes", action="append", metavar="DIR", help=ORACLE_RECIPES_HELP)
 
+
+RUN_OUT_HELP = ("the run folder; rerun with the same --out to resume it (default: a new runs/<date-time> "
+                "folder under the current directory, printed and linked as runs/latest)")
 
 ORACLE_RECIPES_HELP = ("recipes for the oracle of tasks recorded elsewhere: a folder of *.yaml recipes or one "
                        "recipe file (repeatable), looked at before the bundled suites' recipes; the oracle is "
@@ -424,11 +535,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
 
     p = sub.add_parser("record", help="record a recipe into a task folder")
-    p.add_argument("recipe")
-    p.add_argument("--out", required=True)
-    p.add_argument("--force", action="store_true", help="replace an existing task folder")
+    p.add_argument("recipe", help="the recipe file (YAML; format in docs/recipes.md)")
+    p.add_argument("--out", required=True, metavar="TASK_DIR", help="the task folder to write (required)")
+    p.add_argument("--force", action="store_true", help="replace an existing task folder (default: refuse)")
     p.add_argument("--passes", type=int, default=2, help="recordings compared to keep only stable checks (default 2)")
-    p.add_argument("--validate", action="store_true", help="also run `iwr validate --oracle` on the result")
+    p.add_argument("--validate", action=argparse.BooleanOptionalAction, default=True,
+                   help="replay the recorded task on its source with the judge before writing it (as `iwr validate "
+                        "--oracle`); a task that does not score IFS 100 with matching checkpoints is not written "
+                        "(default: on; --no-validate keeps it unchecked)")
     p.set_defaults(fn=cmd_record)
 
     p = sub.add_parser("validate", help="check task folders; --oracle replays them on their source",
@@ -436,50 +550,69 @@ def build_parser() -> argparse.ArgumentParser:
                                    "decodable, limits of iwrbench.limits). --oracle also replays each task on its "
                                    "source site, served from its recipe: a bundled one, or one given with "
                                    "--oracle-recipes (nothing in a task folder is executed or served).")
-    p.add_argument("tasks", nargs="+")
-    p.add_argument("--oracle", action="store_true", help="replay each task on its source (IFS 100, matching checkpoints)")
+    p.add_argument("tasks", nargs="+", metavar="TASK_DIR",
+                   help="task folders, or suite folders (every task folder inside is checked)")
+    p.add_argument("--oracle", action="store_true",
+                   help="also replay each task on its source and require IFS 100 and pixel-matching checkpoints "
+                        "(default: check the files only)")
     p.add_argument("--oracle-recipes", action="append", metavar="DIR", help=ORACLE_RECIPES_HELP)
     p.set_defaults(fn=cmd_validate)
 
     p = sub.add_parser("eval", help="generate + judge + summarise (resumable)",
                        description="Generate + judge + summarise, resumable. Each (model, task) unit becomes one "
                                    "line of results.jsonl with a status: ok, page_error (the page failed; scored), "
-                                   "generation_error (no usable page; scored 0), judge_error (ours; not scored, "
+                                   "generation_error (no usable page; scored 0; redo with --retry-errors), judge_error (ours; not scored, "
                                    "retried on resume) or task_error (the task itself is broken: a corrupt "
                                    "checkpoint, a file outside its folder ...; not scored, not retried). One bad "
                                    "unit never stops the run.")
-    p.add_argument("--tasks", required=True, help="a suite folder, a task folder or a data.jsonl")
-    p.add_argument("--out", required=True)
+    p.add_argument("--tasks", required=True, help="a suite folder, a task folder or a data.jsonl (required)")
+    p.add_argument("--out", metavar="RUN_DIR", help=RUN_OUT_HELP)
     _add_eval_args(p, models_required=True)
     p.set_defaults(fn=cmd_eval)
 
     p = sub.add_parser("run", help="the main job: default suite x baseline models, leaderboard and report")
-    p.add_argument("--out", help="run folder (default runs/<date-time>, linked as runs/latest)")
-    p.add_argument("--suite", default="default")
-    p.add_argument("--tasks", help="use these tasks instead of a bundled suite")
+    p.add_argument("--out", metavar="RUN_DIR", help=RUN_OUT_HELP)
+    p.add_argument("--suite", default="default",
+                   help="the bundled suite to build (what is missing) and judge (default: default)")
+    p.add_argument("--tasks", help="use these tasks (a suite folder, a task folder or a data.jsonl) instead of a "
+                                   "bundled suite (default: the --suite)")
     _add_eval_args(p, models_required=False)
     p.set_defaults(fn=cmd_run)
 
     p = sub.add_parser("report", help="leaderboard and HTML report of one or more runs")
-    p.add_argument("runs", nargs="+")
-    p.add_argument("--html", help="write the HTML report here (default RUN_DIR/report.html)")
+    p.add_argument("runs", nargs="+", metavar="RUN_DIR",
+                   help="run folders; several merge into one leaderboard when their suite and protocol match")
+    p.add_argument("--html", metavar="FILE", help="write the HTML report here, with its pictures in FILE's "
+                                                  "<stem>_files/ beside it (default RUN_DIR/report.html)")
     p.add_argument("--format", action="append", choices=("md", "csv", "json"), help="leaderboard files to write (default: md, csv and json)")
     p.set_defaults(fn=cmd_report)
 
-    p = sub.add_parser("suite", help="bundled suites: build, path, list, stats")
-    ss = p.add_subparsers(dest="suite_cmd", required=True)
-    b = ss.add_parser("build", help="fetch, record and validate a suite into the cache")
-    b.add_argument("name", nargs="?", default="default")
-    b.add_argument("--jobs", type=int)
-    b.add_argument("--force", action="store_true")
-    b.add_argument("--task", action="append")
-    for n in ("path", "stats"):
-        x = ss.add_parser(n)
-        x.add_argument("name", nargs="?", default="default")
+    p = sub.add_parser("suite", help="bundled suites: build, path, list, stats, table",
+                       description="The suites bundled with iwrbench (recipes in src/iwrbench/suites/NAME/), built "
+                                   "into $IWR_CACHE/suites/NAME/tasks (default ~/.cache/iwrbench).")
+    ss = p.add_subparsers(dest="suite_cmd", required=True, metavar="SUITE_COMMAND")
+    suite_name = "a bundled suite (default: default); `iwr suite list` names them"
+    b = ss.add_parser("build", help="fetch, record and validate a suite into the cache (only what changed)",
+                      description="Record every recipe of a bundled suite and validate it with --oracle; a task "
+                                  "that fails on two consecutive recordings is left out, and the build says why. "
+                                  "Only tasks whose recipe, site or recorder version changed are rebuilt.")
+    b.add_argument("name", nargs="?", default="default", help=suite_name)
+    b.add_argument("--jobs", type=int, metavar="N",
+                   help="tasks recorded at once (default: one per CPU, at most 4)")
+    b.add_argument("--force", action="store_true", help="rebuild every task, even those up to date (default: off)")
+    b.add_argument("--task", action="append", metavar="ID",
+                   help="build only this task (repeatable; default: every task of the suite)")
+    x = ss.add_parser("path", help="print the folder the suite is built into (to pass as --tasks)")
+    x.add_argument("name", nargs="?", default="default", help=suite_name)
+    x = ss.add_parser("stats", help="coverage of the built suite: tasks, actions, assertions, domains, V/L levels")
+    x.add_argument("name", nargs="?", default="default", help=suite_name)
+    x.add_argument("--json", action="store_true", help="print the figures as JSON instead of tables (default: tables)")
     x = ss.add_parser("table", help="a Markdown table of the suite (task, domain, V, L, actions, assertions, source, licence)")
-    x.add_argument("name", nargs="?", default="default")
-    x.add_argument("--out")
-    ss.add_parser("list")
+    x.add_argument("name", nargs="?", default="default", help=suite_name)
+    x.add_argument("--out", metavar="FILE", help="write the table to FILE (default: print it)")
+    x = ss.add_parser("list", help="the bundled suites, or one suite's tasks (id, domain, V/L levels, steps, built)")
+    x.add_argument("name", nargs="?", default=None,
+                   help="list this suite's tasks (default: list the bundled suites)")
     p.set_defaults(fn=cmd_suite)
 
     p = sub.add_parser("prompt", help="write what a model is sent for a task (prompt text, composites, frames)",
@@ -487,13 +620,16 @@ def build_parser() -> argparse.ArgumentParser:
                                    "images/NNN_*.{png,jpg} in the order they are sent (composites, then frames), "
                                    "request.json (sizes and digests).")
     p.add_argument("task", help="a task folder (or a suite/data.jsonl with --id)")
-    p.add_argument("--id", help="the task's id inside a suite")
-    p.add_argument("--out", required=True)
-    p.add_argument("--fps", type=float)
-    p.add_argument("--max-frames", type=int)
-    p.add_argument("--max-images", type=int)
-    p.add_argument("--max-image-side", type=int)
-    p.add_argument("--prompt-version")
+    p.add_argument("--id", help="the task's id inside a suite (needed when TASK holds several)")
+    p.add_argument("--out", required=True, metavar="DIR", help="the folder to write the request into (required)")
+    p.add_argument("--fps", type=float, help="frames per second sampled from the video (default 1)")
+    p.add_argument("--max-frames", type=int, metavar="N", help="at most this many frames (default 64)")
+    p.add_argument("--max-images", type=int, metavar="N",
+                   help="at most this many images in all, composites first (default 70)")
+    p.add_argument("--max-image-side", type=int, metavar="PX",
+                   help="downscale images whose long side is larger than PX pixels (default: no limit)")
+    p.add_argument("--prompt-version", metavar="NAME",
+                   help="which prompt text, from iwrbench/generate/prompts (default iwr-v1, the published prompt)")
     p.set_defaults(fn=cmd_prompt)
 
     p = sub.add_parser("validity", help="show that the judge is right: independent pages, reconstructions, "
@@ -506,10 +642,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "the frames as a model would, labelled by eye; bundled). Exit 0 when every "
                                    "set meets its criterion.")
     p.add_argument("--set", action="append", help="oracle | markup | cheats | todomvc | reconstructions (repeatable; default all)")
-    p.add_argument("--suite", default="default", help="bundled suite to use (built when needed)")
+    p.add_argument("--suite", default="default", help="bundled suite to use, built when needed (default: default)")
     p.add_argument("--tasks", help="a built suite folder instead of a bundled suite")
-    p.add_argument("--task", action="append", help="only this task id (repeatable)")
-    p.add_argument("--out", required=True, help="folder for validity.json, validity.md and per-page evidence")
+    p.add_argument("--task", action="append", metavar="ID", help="only this task id (repeatable; default: every task)")
+    p.add_argument("--out", required=True, help="folder for validity.json, validity.md and per-page evidence (required)")
     p.set_defaults(fn=cmd_validity)
 
     p = sub.add_parser("doctor", help="which browser, OCR, visual backends and SDKs are usable here")

@@ -106,9 +106,9 @@ class Protocol:
 
 OFFLINE = Protocol(
     name="offline", version=2,
-    description=("Deterministic, no model calls: steps judged by what a person sees (visible text that changed, "
-                 "the assertion's quoted phrases, visual change), probes with other input; OCR + offline visual "
-                 "similarity, offline rubric."),
+    description=("A deterministic judge that calls no model: steps judged by what a person sees (visible text "
+                 "that changed, the assertion's quoted phrases, visual change), probes with other input; OCR + "
+                 "offline visual similarity, offline rubric."),
     settle_by_condition=True, scroll_direction=True, pairing="after", unreached_counts=True,
     assertions="evidence", llm_grounding=False, ocr="tesseract", visual="default", high_level="offline-rubric",
     needs_models=False, probes=True,

@@ -18,6 +18,8 @@ SCHEMA_VERSION = 2
 
 ActionType = Literal["Click", "Type", "Press", "Scroll", "Hover", "Select"]
 ACTION_TYPES: tuple[str, ...] = ("Click", "Type", "Press", "Scroll", "Hover", "Select")
+#: the actions performed on one element (grounded by the judge); Press and Scroll act on the page
+TARGETED_ACTIONS: frozenset[str] = frozenset({"Click", "Type", "Hover", "Select"})
 #: task_error: the task itself is broken (corrupt checkpoint, a file outside its folder ...): not
 #: the model's failure nor ours; not scored, listed under errors, not retried
 Status = Literal["ok", "generation_error", "page_error", "judge_error", "task_error"]
@@ -191,6 +193,9 @@ class Action(_Open):
     evidence: Evidence | None = None
     #: derived DOM facts (counts, ARIA states, URL): reported, never scored
     info: list[Check] = Field(default_factory=list)
+    #: seconds into video.mp4 where this action's click or key cue starts (recorded tasks; frames
+    #: sampled for a model always include one showing it)
+    video_time_s: float | None = Field(None, ge=0)
 
     @field_validator("type", mode="before")
     @classmethod
@@ -493,6 +498,11 @@ class GenerationInfo(_Open):
     images: int | None = None
     raw_reply: str | None = None  # path (relative to the run folder) of the kept raw reply
     duration_s: float | None = None
+    #: the output cap (max_tokens) the answered request carried: after a known model's clamp and any fit
+    max_output_tokens: int | None = None
+    #: set when the server refused the first cap and it was retried once with one that fits:
+    #: {requested, sent, reason, server_message} (iwrbench.models.context)
+    output_cap: dict[str, Any] | None = None
 
 
 class TaskResult(_Closed):

@@ -82,3 +82,35 @@ async def test_settle_waits_for_quiet_and_names_what_kept_changing(browser, tmp_
         rep = await settle(page, tr, quiet_ms=200, timeout_ms=800)
         assert not rep.settled and "div.ticker" in rep.what
         await ctx.close()
+
+
+async def test_settle_sees_changes_inside_shadow_roots(browser, tmp_path):
+    # a web component re-rendering inside its (closed) shadow tree: five updates 60 ms apart, then quiet
+    site = _site(tmp_path, """<x-count></x-count><script>
+      customElements.define('x-count', class extends HTMLElement {
+        constructor() { super(); this.r = this.attachShadow({mode: 'closed'}); this.r.innerHTML = '<b>0</b>'; }
+        connectedCallback() { let n = 0; const h = setInterval(() => {
+          this.r.querySelector('b').textContent = ++n; window.__n = n; if (n === 5) clearInterval(h); }, 60); }
+      });
+    </script>""")
+    # the same updates only inside a shadow root: without observing it, the page looks quiet at once
+    site2 = tmp_path / "quiet.html"
+    site2.write_text("""<x-c></x-c><script>
+      customElements.define('x-c', class extends HTMLElement {
+        constructor() { super(); this.r = this.attachShadow({mode: 'open'}); this.r.innerHTML = '<b>0</b>'; }
+        connectedCallback() { let n = 0; const h = setInterval(() => {
+          this.r.querySelector('b').textContent = ++n; if (n === 8) clearInterval(h); }, 80); }
+      });
+    </script>""")
+    with StaticServer({"/": site}) as s:
+        ctx, _ = await new_context(browser, (640, 480), allowed_origins={s.origin})
+        page = await ctx.new_page()
+        tr = RequestTracker(page)
+        await page.goto(s.url("quiet.html"))
+        rep = await settle(page, tr, quiet_ms=200, timeout_ms=3000)
+        assert rep.settled
+        assert await page.evaluate("document.querySelector('x-c').shadowRoot.querySelector('b').textContent") == "8"
+        await page.goto(s.url())
+        rep = await settle(page, tr, quiet_ms=200, timeout_ms=3000)
+        assert rep.settled and await page.evaluate("window.__n") == 5
+        await ctx.close()

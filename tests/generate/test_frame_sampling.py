@@ -64,3 +64,31 @@ def test_missing_and_corrupt_videos_name_the_file(tmp_path):
     bad.write_bytes(b"\x00\x00\x00\x18ftypmp42" + b"garbage" * 100)
     with pytest.raises(TaskError, match="corrupt.mp4"):
         sample_frames(bad)
+
+
+def test_sample_times_catch_every_cue():
+    from iwrbench.generate.frames import ANCHOR_S
+
+    def shown(times, a):
+        return any(a - 1e-3 <= t < a + ANCHOR_S for t in times)
+
+    # at 1 fps every cue window (longer than a second) already holds a sample: anchors change nothing
+    anchors = [0.35, 2.9, 3.05, 7.99, 10.5]
+    assert sample_times(12.0, 1.0, 64, anchors) == sample_times(12.0, 1.0, 64)
+    assert all(shown(sample_times(12.0, 1.0, 64), a) for a in anchors)
+    # ... except a cue in the video's last second, cut short by its end: it gets a frame of its own
+    t = sample_times(12.0, 1.0, 64, [11.5])
+    assert len(t) == 13 and shown(t, 11.5) and t[-1] < 12.0
+    # capped: every cue still shown, never more than the cap, the first frame kept, times sorted
+    for cap in (4, 5, 8):
+        t = sample_times(120.0, 1.0, cap, [10.2, 33.3, 90.0])
+        assert len(t) == cap and t == sorted(t) and t[0] == 0.0
+        assert all(shown(t, a) for a in (10.2, 33.3, 90.0)), (cap, t)
+    # a low rate with room left: cues get frames of their own
+    t = sample_times(10.0, 0.25, 64, [1.5, 5.5])
+    assert all(shown(t, a) for a in (1.5, 5.5)) and len(t) == 3 + 2
+    # more cues than frames: as many as fit, nothing dropped below the cap or past the end
+    t = sample_times(30.0, 1.0, 2, [5.0, 10.0, 15.0])
+    assert len(t) == 2 and t[0] == 0.0 and all(0 <= x < 30 for x in t)
+    # anchors outside the video are ignored
+    assert sample_times(5.0, 1.0, 64, [-1.0, 9.0]) == sample_times(5.0, 1.0, 64)

@@ -90,14 +90,41 @@ INIT_SCRIPT = r"""
     else if (el.classList && el.classList.length) d += '.' + Array.from(el.classList).slice(0, 2).join('.');
     return d;
   };
+  // one observer for the document and for every shadow root (open or closed) the page attaches:
+  // a web component re-rendering inside its shadow tree is a DOM that is not quiet yet
+  const opts = {subtree: true, childList: true, attributes: true, characterData: true};
+  let obs = null;
   const start = () => {
     try {
-      new MutationObserver((recs) => {
+      obs = new MutationObserver((recs) => {
         st.count += recs.length; st.last = performance.now();
         const r = recs[recs.length - 1];
         st.what = r.type + ' on ' + describe(r.target) + (r.attributeName ? ' [' + r.attributeName + ']' : '');
-      }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+      });
+      obs.observe(document, opts);
     } catch (e) {}
+    try {
+      const attach = Element.prototype.attachShadow;
+      if (attach) {
+        Object.defineProperty(Element.prototype, 'attachShadow', {configurable: true, writable: true, value:
+          function attachShadow(init) {
+            const root = attach.call(this, init);
+            try { if (obs) obs.observe(root, opts); } catch (e) {}
+            return root;
+          }});
+      }
+    } catch (e) {}
+    // shadow roots the parser made (declarative shadow DOM) never pass through attachShadow
+    document.addEventListener('DOMContentLoaded', () => {
+      try {
+        const walk = (n) => {
+          for (const el of n.querySelectorAll('*')) {
+            if (el.shadowRoot) { try { obs.observe(el.shadowRoot, opts); } catch (e) {} walk(el.shadowRoot); }
+          }
+        };
+        if (obs) walk(document);
+      } catch (e) {}
+    }, {once: true});
   };
   start();
 })();

@@ -1,7 +1,10 @@
 """Settle by condition, never a bare sleep.
 
 A page is settled when: the document has loaded, its fonts are ready, no request of its own
-is in flight, and its DOM has not changed for ``quiet_ms`` (two animation frames included).
+is in flight, and its DOM (shadow trees included) has not changed for ``quiet_ms`` (two
+animation frames included). After an action (``after_action``) the quiet window also counts
+from the moment settling began: an action whose effect starts later (a ``hashchange``, a timer,
+a framework's deferred render) is not read before it had ``quiet_ms`` to show.
 There is always an upper bound; when it is hit the report says what kept changing.
 Screenshots are taken with CSS animations disabled and the caret hidden, so a blinking caret
 or a spinner cannot make two identical states differ.
@@ -15,8 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 _QUIET_JS = r"""
-async ({quiet, budget}) => {
+async ({quiet, budget, after}) => {
   const t0 = performance.now();
+  const since = after ? t0 : -Infinity;
   const st = window.__iwrMut || {last: 0, count: 0, what: ''};
   const frames = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   const sleep = (ms) => new Promise(r => setTimeout(r, ms));
@@ -25,7 +29,7 @@ async ({quiet, budget}) => {
   while (true) {
     await Promise.race([frames(), sleep(100)]);
     const now = performance.now();
-    if (document.readyState === 'complete' && now - st.last >= quiet)
+    if (document.readyState === 'complete' && now - Math.max(st.last, since) >= quiet)
       return {quiet: true, waited: now - t0, mutations: st.count, what: st.what};
     if (now - t0 >= budget)
       return {quiet: false, waited: now - t0, mutations: st.count, what: st.what,
@@ -72,16 +76,18 @@ async def settle(
     *,
     quiet_ms: int = 250,
     timeout_ms: int = 5000,
+    after_action: bool = False,
 ) -> SettleReport:
     """Wait until the page is quiet (see module doc), at most ``timeout_ms``."""
     t0 = time.monotonic()
     deadline = t0 + timeout_ms / 1000
     last_what = ""
+    fresh = after_action  # the first reading counts quiet from its start; later ones (requests were pending) need not
     while True:
         left_ms = max(0.0, (deadline - time.monotonic()) * 1000)
         try:
             res = await asyncio.wait_for(
-                page.evaluate(_QUIET_JS, {"quiet": quiet_ms, "budget": max(50, left_ms)}),
+                page.evaluate(_QUIET_JS, {"quiet": quiet_ms, "budget": max(50, left_ms), "after": fresh}),
                 timeout=left_ms / 1000 + 2.0,
             )
         except asyncio.TimeoutError:
@@ -92,6 +98,7 @@ async def settle(
                 return SettleReport(False, (time.monotonic() - t0) * 1000, f"navigation or error: {msg}")
             await asyncio.sleep(0.05)
             continue
+        fresh = False
         last_what = res.get("what") or ""
         pending = len(tracker.inflight) if tracker else 0
         if res.get("quiet") and pending == 0:

@@ -88,6 +88,8 @@ class ResponseCache:
             cached=True,
             stop_reason=data.get("stop_reason"),
             calls=0,
+            max_tokens=data.get("max_tokens") if isinstance(data.get("max_tokens"), int) else None,
+            output_cap=data.get("output_cap") if isinstance(data.get("output_cap"), dict) else None,
         )
 
     def put(self, key: str, reply: ChatReply, about: dict[str, Any] | None = None) -> Path:
@@ -104,6 +106,9 @@ class ResponseCache:
                 "cost_usd": reply.usage.cost_usd,
             },
             "stop_reason": reply.stop_reason,
+            # the cap the answered request carried, when the server made us fit a smaller one
+            "max_tokens": reply.max_tokens,
+            "output_cap": reply.output_cap,
         }
         atomic_write(p, json.dumps(entry, ensure_ascii=False))
         return p

@@ -108,18 +108,53 @@ def _demux_duration(container, stream) -> float:
     return float((last - first + dur) * stream.time_base)
 
 
-def sample_times(duration_s: float, fps: float = 1.0, max_frames: int = 64) -> list[float]:
-    """The times (seconds) frames are taken at; see the module docstring."""
+#: how long a recorded click/key cue stays visible (``record.video.CUE_S``, kept here so the frame plan does
+#: not import the recorder); an anchor counts as shown when a sample time falls in [t, t + ANCHOR_S)
+ANCHOR_S = 1.2
+
+
+def sample_times(duration_s: float, fps: float = 1.0, max_frames: int = 64,
+                 anchors: "list[float] | None" = None) -> list[float]:
+    """The times (seconds) frames are taken at; see the module docstring.
+
+    ``anchors``: times where a recorded action's cue starts (``Action.video_time_s``). At 1 fps every
+    cue is already caught; when fewer frames are taken (``max_frames`` or a lower ``fps``), each cue no
+    sample falls on gets one: added while there is room, else it takes the place of the nearest sample
+    that shows no other cue. The count never exceeds ``max_frames``.
+    """
     if duration_s <= 0 or fps <= 0 or max_frames <= 0:
         return [0.0] if duration_s >= 0 and max_frames > 0 else []
     n = max(1, math.ceil(duration_s * fps - 1e-9))
     if n <= max_frames:
-        return [i / fps for i in range(n)]
-    return [i * duration_s / max_frames for i in range(max_frames)]
+        times = [i / fps for i in range(n)]
+    else:
+        times = [i * duration_s / max_frames for i in range(max_frames)]
+    for a in sorted({round(x, 6) for x in anchors or [] if 0 <= x < duration_s}):
+        if any(a - _EPS <= t < a + ANCHOR_S for t in times):
+            continue
+        at = round(min(a + ANCHOR_S / 2, max(a, duration_s - 1e-3)), 6)
+        if len(times) < max_frames:
+            times = sorted(times + [at])
+            continue
+
+        def shows_other(t: float) -> bool:
+            return any(b != a and b - _EPS <= t < b + ANCHOR_S for b in anchors or [])
+
+        free = [k for k, t in enumerate(times) if not shows_other(t) and k > 0]  # the first frame stays
+        if free:
+            k = min(free, key=lambda k: (abs(times[k] - at), k))
+            times = sorted(times[:k] + times[k + 1:] + [at])
+    return times
 
 
-def planned_frame_count(duration_s: float, fps: float = 1.0, max_frames: int = 64) -> int:
-    return len(sample_times(duration_s, fps, max_frames))
+def planned_frame_count(duration_s: float, fps: float = 1.0, max_frames: int = 64,
+                        anchors: "list[float] | None" = None) -> int:
+    return len(sample_times(duration_s, fps, max_frames, anchors))
+
+
+def task_anchors(task) -> list[float]:
+    """Where the recorded actions' cues start in the task's video (empty for the official layout)."""
+    return [a.video_time_s for a in task.action_sequence if a.video_time_s is not None]
 
 
 def fit_size(size: tuple[int, int], max_side: int | None) -> tuple[int, int]:
@@ -159,6 +194,7 @@ def sample_frames(
     *,
     max_image_side: int | None = None,
     fmt: str = "jpeg",
+    anchors: "list[float] | None" = None,
 ) -> list[Frame]:
     """Frames of ``video_path`` at ``fps`` (at most ``max_frames``), encoded as ``fmt``.
 
@@ -167,7 +203,7 @@ def sample_frames(
     import av
 
     info = video_info(video_path)
-    times = sample_times(info.duration_s, fps, max_frames)
+    times = sample_times(info.duration_s, fps, max_frames, anchors)
     if not times:
         return []
     container = _open(video_path)

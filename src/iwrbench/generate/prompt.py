@@ -46,7 +46,7 @@ from ..errors import ModelError
 from ..models.base import GenerationOptions
 from ..models.chat import ChatRequest, ImagePart, Message, TextPart
 from ..records import Task
-from .frames import fit_size, planned_frame_count, sample_frames, sample_times, video_info
+from .frames import fit_size, planned_frame_count, sample_frames, sample_times, task_anchors, video_info
 
 #: prompt version -> template file in iwrbench/generate/prompts/
 PROMPTS: dict[str, str] = {"iwr-v1": "iwr-v1.txt"}
@@ -180,7 +180,8 @@ def build_request(task: Task, options: GenerationOptions, *, frame_format: str |
     composites = _composites(task, options)
     n_frames = frame_budget(options, len(composites))
     frames = (
-        sample_frames(task.video_path, options.fps, n_frames, max_image_side=options.max_image_side, fmt=frame_format)
+        sample_frames(task.video_path, options.fps, n_frames, max_image_side=options.max_image_side, fmt=frame_format,
+                      anchors=task_anchors(task))
         if n_frames
         else []
     )
@@ -189,7 +190,8 @@ def build_request(task: Task, options: GenerationOptions, *, frame_format: str |
         n_composites=len(composites),
         n_frames=len(frames),
         frame_interval=_interval(
-            sample_times(video_info(task.video_path).duration_s, options.fps, n_frames) if frames else [], options.fps
+            sample_times(video_info(task.video_path).duration_s, options.fps, n_frames, task_anchors(task))
+            if frames else [], options.fps
         ),
         width=width,
         height=height,
@@ -285,11 +287,11 @@ def describe_inputs(task: Task, options: GenerationOptions, style: str = "openai
             raise TaskError(f"{p}: unreadable image ({e.__class__.__name__})") from None
     n_frames = frame_budget(options, len(composites))
     info = video_info(task.video_path)
-    frames = planned_frame_count(info.duration_s, options.fps, n_frames) if n_frames else 0
+    frames = planned_frame_count(info.duration_s, options.fps, n_frames, task_anchors(task)) if n_frames else 0
     frame_size = fit_size((info.width, info.height), options.max_image_side)
     template = load_prompt(options.prompt_version)
     width, height = task.viewport
-    times = sample_times(info.duration_s, options.fps, n_frames) if n_frames else []
+    times = sample_times(info.duration_s, options.fps, n_frames, task_anchors(task)) if n_frames else []
     text = template.render(
         n_composites=len(composites), n_frames=frames, frame_interval=_interval(times, options.fps),
         width=width, height=height,

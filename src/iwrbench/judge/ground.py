@@ -53,11 +53,11 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from ..browser.dom import CONTEXT_AT_JS, CONTEXT_JS, DESCRIBE_MANY_JS, GROUND_SNAPSHOT_JS, POINT_PICK_JS
-from ..records import Action, Candidate, Grounding, RungAttempt
+from ..records import TARGETED_ACTIONS, Action, Candidate, Grounding, RungAttempt
 from .text import loose_name, name_match, names_conflict, norm_name, quoted_phrases, words
 
 #: actions that need an element
-NEEDS_TARGET = {"Click", "Type", "Hover", "Select"}
+NEEDS_TARGET = TARGETED_ACTIONS
 FUZZY_MIN = 62.0
 #: the words alone (before the role/clickable/position bonuses) must match at least this well
 FUZZY_TEXT_MIN = 55.0

@@ -285,7 +285,7 @@ class _Trajectory:
     async def wait_after(self, first: bool) -> dict:
         if self.protocol.settle_by_condition:
             rep = await settle(self.page, self.tracker, quiet_ms=self.limits.settle_quiet_ms,
-                               timeout_ms=self.limits.settle_timeout_ms)
+                               timeout_ms=self.limits.settle_timeout_ms, after_action=not first)
             return rep.as_dict()
         await asyncio.sleep(1.0 if first else 0.5)
         return {"waited_ms": 1000 if first else 500}

@@ -43,6 +43,69 @@ class GenerationOptions:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+#: request fields ``-M`` may not set: they are the request itself, or have an option of their own
+RESERVED_MODEL_ARGS = {
+    "model": "the model is named by --model",
+    "messages": "the messages are the task's prompt, composites and frames",
+    "max_tokens": "use --max-output-tokens",
+    "max_completion_tokens": "use --max-output-tokens",
+    "stream_options": "use -M stream=true",
+    "system": "the prompt is versioned (--prompt-version)",
+}
+#: ``-M`` keys that are model settings (``iwrbench.models.llm.SETTING_KEYS``), not request fields
+MODEL_ARG_SETTINGS = ("stream", "image_detail", "max_tokens_param", "send_temperature", "frame_format",
+                      "price_in", "price_out", "anthropic_version")
+
+
+def parse_model_args(items: list[str] | None) -> dict[str, Any]:
+    """``-M KEY=VALUE`` items as a dict; a value is JSON when it parses as JSON, else the string."""
+    import json
+
+    from ..errors import IwrError
+
+    out: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise IwrError(f"-M {item!r}: expected KEY=VALUE (e.g. -M temperature=0.2, -M seed=7, -M top_k=20)")
+        try:
+            value: Any = json.loads(raw)
+        except ValueError:
+            value = raw
+        out[key] = value
+    return out
+
+
+def apply_model_args(options: GenerationOptions, args: dict[str, Any]) -> GenerationOptions:
+    """``options`` with ``-M`` model arguments applied (a copy): ``temperature`` sets the sampling
+    temperature, keys of ``MODEL_ARG_SETTINGS`` set that model setting, any other key is added to
+    every chat request's body as is (``top_p``, ``seed``, ``top_k``, ...). Baselines ignore them."""
+    import dataclasses
+
+    from ..errors import IwrError
+
+    if not args:
+        return options
+    extra = dict(options.extra or {})
+    body = dict(extra.get("body") or {})
+    temperature = options.temperature
+    for key, value in args.items():
+        if key in RESERVED_MODEL_ARGS:
+            raise IwrError(f"-M {key}: not allowed ({RESERVED_MODEL_ARGS[key]})")
+        if key == "temperature":
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise IwrError(f"-M temperature={value!r}: expected a number, e.g. -M temperature=0.2")
+            temperature = float(value)
+        elif key in MODEL_ARG_SETTINGS:
+            extra[key] = value
+        else:
+            body[key] = value
+    if body:
+        extra["body"] = body
+    return dataclasses.replace(options, temperature=temperature, extra=extra)
+
+
 @runtime_checkable
 class Model(Protocol):
     name: str

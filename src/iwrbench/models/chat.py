@@ -74,6 +74,11 @@ class ChatReply:
     stop_reason: str | None = None
     #: HTTP requests this reply took, retries included (0 when it came from a cache)
     calls: int = 1
+    #: the output cap (max_tokens) the answered request carried, after clamps and any fit
+    max_tokens: int | None = None
+    #: set when the server refused the first cap and the call was retried once with one that fits:
+    #: {"requested", "sent", "reason", "server_message"} (``iwrbench.models.context``)
+    output_cap: dict[str, Any] | None = None
 
 
 @runtime_checkable

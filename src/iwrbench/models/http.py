@@ -16,6 +16,10 @@ Why these rules:
   keeps coming is never cut; an error event inside a stream (Anthropic's mid-stream
   "overloaded") counts as the status it stands for, and a dropped stream as a connection
   error: the whole call is retried.
+- An output cap the model cannot take (a 400 such as vLLM's "maximum context length is 32768
+  tokens. However, you requested 32000 output tokens and your prompt contains ...") is read
+  and the call is retried once with a cap that fits (``iwrbench.models.context``), logged and
+  recorded with the reply.
 - Concurrency: one ``asyncio.Semaphore`` per (provider, base URL) and event loop, held for
   the whole call including its retries, so a provider under pressure is not hit harder. The
   limit holds within one event loop, i.e. per worker process; N processes allow N times it.
@@ -27,6 +31,7 @@ a ``generation_error`` whose message starts with ``api:``.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import email.utils
 import json
 import logging
@@ -60,6 +65,8 @@ class ApiError(Exception):
     ) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+        #: set when this error came from the retry with a fitted output cap (see ``HttpChatClient.complete``)
+        self.output_cap: dict[str, Any] | None = None
         self.provider = provider
         self.kind = kind
         self.status = status
@@ -382,6 +389,38 @@ class HttpChatClient:
         }
 
     async def complete(self, request: Any) -> Any:
+        """Answer ``request``. When the server refuses its output cap as too large for the model
+        (``iwrbench.models.context``), the call is retried once with a cap that fits; the reply's
+        ``max_tokens`` and ``output_cap`` say what was sent."""
+        from .context import CapFit, fit_output_cap
+
+        sent = self.effective_max_tokens(request.max_tokens)
+        try:
+            reply = await self._complete_once(request)
+        except ApiError as e:
+            fit = fit_output_cap(e.status, str(e), e.body, sent) if e.kind == "status" else None
+            if isinstance(fit, str):
+                e.args = (f"{e.args[0]} ({fit})",)
+            if not isinstance(fit, CapFit):
+                raise
+            note = {"requested": sent, "sent": fit.cap, "reason": fit.reason,
+                    "server_message": _server_message(e.body or "") or str(e)}
+            log.info("%s: the server refused max_tokens %d (%s); retrying once with %d (%s)",
+                        self.name, sent, note["server_message"][:200], fit.cap, fit.reason)
+            try:
+                reply = await self._complete_once(dataclasses.replace(request, max_tokens=fit.cap))
+            except ApiError as e2:
+                e2.attempts += e.attempts
+                e2.output_cap = note
+                raise
+            reply.calls += e.attempts
+            reply.max_tokens = fit.cap
+            reply.output_cap = note
+            return reply
+        reply.max_tokens = sent
+        return reply
+
+    async def _complete_once(self, request: Any) -> Any:
         url = self.endpoint()
         data, attempts = await post_json(
             provider=self.provider,

@@ -207,6 +207,9 @@ class ChatModel:
                 reply = await self.client.complete(request)
             except ApiError as e:
                 info.calls = e.attempts
+                if e.output_cap is not None:  # refused again after the retry with a fitted cap
+                    info.output_cap = e.output_cap
+                    info.max_output_tokens = e.output_cap.get("sent")
                 atomic_write(out_dir / API_ERROR, f"{e}\n\n{e.body or ''}")
                 return done("generation_error", f"api: {e}")
             info.calls = reply.calls
@@ -218,6 +221,11 @@ class ChatModel:
 
         info.input_tokens = reply.usage.input_tokens
         info.output_tokens = reply.usage.output_tokens
+        info.max_output_tokens = reply.max_tokens or self.client.effective_max_tokens(request.max_tokens)
+        info.output_cap = reply.output_cap
+        if reply.output_cap is not None:
+            log.warning("%s / %s: generated with max_tokens %s instead of %s (%s)", self.name, task.id,
+                        reply.output_cap.get("sent"), reply.output_cap.get("requested"), reply.output_cap.get("reason"))
         info.cost_usd = reply.usage.cost_usd
         info.stop_reason = reply.stop_reason
         atomic_write(out_dir / RAW_REPLY, reply.text)

@@ -6,6 +6,11 @@ OpenAI Chat Completions (``POST /v1/chat/completions``) or Anthropic Messages
 check what a client sent and how it handled 429s, 5xx, slow or malformed replies. Anything
 that talks to a provider (generation, an LLM grounder, an MLLM judge) can be tested with it.
 
+``context_tokens=`` / ``max_output_tokens=`` make it a model with limits (a 32k-context model
+behind vLLM, llama.cpp ...): a request whose prompt (``prompt_tokens``: text / 4 + a fixed
+count per image) plus ``max_tokens`` exceeds the context, or whose ``max_tokens`` exceeds the
+largest output, is refused with HTTP 400 in the wording of ``limit_wording`` (``LIMIT_WORDINGS``).
+
 ``write_synthetic_task`` writes a small task folder: a video whose frame ``i`` encodes ``i``
 in its colour (``frame_index_of`` reads it back), one composite, one asset, a checkpoint.
 """
@@ -34,6 +39,33 @@ DOCUMENTED_FIELDS = {
     "anthropic": frozenset("""model messages max_tokens system temperature top_p top_k stop_sequences stream metadata
         tools tool_choice thinking service_tier container mcp_servers""".split()),
 }
+
+
+#: tokens the stand-in counts per image when it emulates a context length
+IMAGE_TOKENS = 256
+#: how servers word a refusal of a request longer than the model's context (``limit_wording=``)
+LIMIT_WORDINGS = ("vllm", "vllm-v1", "openai", "llama.cpp", "sglang", "tgi", "anthropic")
+
+
+def prompt_tokens(body: Any) -> int:
+    """The stand-in's count of a request's prompt: ceil(characters / 4) of its texts, ``IMAGE_TOKENS`` per image."""
+    chars = images = 0
+    messages = list(body.get("messages") or []) if isinstance(body, dict) else []
+    if isinstance(body, dict) and isinstance(body.get("system"), str):
+        chars += len(body["system"])
+    for m in messages:
+        content = m.get("content") if isinstance(m, dict) else None
+        if isinstance(content, str):
+            chars += len(content)
+            continue
+        for part in content or []:
+            if not isinstance(part, dict):
+                continue
+            if part.get("type") in ("image_url", "image"):
+                images += 1
+            elif isinstance(part.get("text"), str):
+                chars += len(part["text"])
+    return -(-chars // 4) + images * IMAGE_TOKENS
 
 
 @dataclass
@@ -70,11 +102,24 @@ def html_reply(body: str = "<h1>Hello</h1>", title: str = "Test") -> str:
 
 class FakeProviderServer:
     def __init__(self, protocol: str = "openai", script: list[Scripted] | None = None,
-                 default: Scripted | None = None, *, extra_fields: tuple[str, ...] | None = ()) -> None:
+                 default: Scripted | None = None, *, extra_fields: tuple[str, ...] | None = (),
+                 context_tokens: int | None = None, max_output_tokens: int | None = None,
+                 limit_wording: str | None = None, model_name: str = "tiny-vlm") -> None:
         """``extra_fields``: body fields accepted beyond the documented ones (an OpenAI-compatible
-        server's own, e.g. ``top_k``); None accepts any field."""
+        server's own, e.g. ``top_k``); None accepts any field. ``context_tokens``,
+        ``max_output_tokens``: the served model's limits (None: none), refused with HTTP 400 in
+        the wording of ``limit_wording`` (default ``vllm`` for openai, ``anthropic`` for anthropic)."""
         if protocol not in PATHS:
             raise ValueError(f"protocol must be one of {sorted(PATHS)}")
+        wording = limit_wording or ("vllm" if protocol == "openai" else "anthropic")
+        if wording not in LIMIT_WORDINGS:
+            raise ValueError(f"limit_wording must be one of {LIMIT_WORDINGS}")
+        self.context_tokens = context_tokens
+        self.max_output_tokens = max_output_tokens
+        self.limit_wording = wording
+        self.model_name = model_name
+        #: requests refused for their length (they are in ``requests`` too)
+        self.refused: list[Recorded] = []
         self.protocol = protocol
         self.allowed = None if extra_fields is None else DOCUMENTED_FIELDS[protocol] | set(extra_fields)
         self.script: list[Scripted] = list(script or [])
@@ -194,6 +239,12 @@ class FakeProviderServer:
                 err["type"] = "error"
             self._send(h, 400, err, {})
             return
+        refusal = self._limit_refusal(body)
+        if refusal is not None:
+            with self._lock:
+                self.refused.append(rec)
+            self._send(h, 400, refusal, {})
+            return
         s = self._next()
         with self._lock:
             self._in_flight += 1
@@ -205,6 +256,54 @@ class FakeProviderServer:
         finally:
             with self._lock:
                 self._in_flight -= 1
+
+    def _limit_refusal(self, body: Any) -> Any:
+        """The 400 body a server with this context / output limit answers to ``body``, or None."""
+        if not isinstance(body, dict) or (self.context_tokens is None and self.max_output_tokens is None):
+            return None
+        req = body.get("max_tokens", body.get("max_completion_tokens"))
+        if not isinstance(req, int):
+            return None
+        p = prompt_tokens(body)
+        ctx, cap, w = self.context_tokens, self.max_output_tokens, self.limit_wording
+        if cap is not None and req > cap:
+            if w == "anthropic":
+                msg = (f"max_tokens: {req} > {cap}, which is the maximum allowed number of output tokens "
+                       f"for {self.model_name}")
+            else:
+                msg = (f"max_tokens is too large: {req}. This model supports at most {cap} completion tokens, "
+                       f"whereas you provided {req}.")
+        elif ctx is not None and p + req > ctx:
+            if w == "llama.cpp":
+                return {"error": {"code": 400, "message": "the request exceeds the available context size, try "
+                                  "increasing it", "type": "exceed_context_size_error",
+                                  "n_prompt_tokens": p, "n_ctx": ctx}}
+            msg = {
+                "vllm": (f"This model's maximum context length is {ctx} tokens. However, you requested {req} output "
+                         f"tokens and your prompt contains {p} tokens (total {p + req} tokens). Please reduce the "
+                         "length of the input prompt or the requested output tokens."),
+                "vllm-v1": (f"'max_tokens' or 'max_completion_tokens' is too large: {req}. This model's maximum "
+                            f"context length is {ctx} tokens and your request has {p} input tokens "
+                            f"({req} > {ctx} - {p})."),
+                "openai": (f"This model's maximum context length is {ctx} tokens. However, you requested {p + req} "
+                           f"tokens ({p} in the messages, {req} in the completion). Please reduce the length of "
+                           "the messages or completion."),
+                "sglang": (f"Requested token count exceeds the model's maximum context length of {ctx} tokens. You "
+                           f"requested a total of {p + req} tokens: {p} tokens from the input messages and {req} "
+                           "tokens for the completion. Please reduce the number of tokens in the input messages or "
+                           "the completion to fit within the limit."),
+                "tgi": (f"Input validation error: `inputs` tokens + `max_new_tokens` must be <= {ctx}. "
+                        f"Given: {p} `inputs` tokens and {req} `max_new_tokens`"),
+                "anthropic": (f"input length and `max_tokens` exceed context limit: {p} + {req} > {ctx}, decrease "
+                              "input length or `max_tokens` and try again"),
+            }[w]
+        else:
+            return None
+        if w == "vllm":  # vLLM's own error shape (OpenAI-compatible servers vary)
+            return {"object": "error", "message": msg, "type": "BadRequestError", "param": None, "code": 400}
+        if self.protocol == "anthropic":
+            return {"type": "error", "error": {"type": "invalid_request_error", "message": msg}}
+        return {"error": {"message": msg, "type": "invalid_request_error", "param": "max_tokens", "code": None}}
 
     def _reply(self, h: BaseHTTPRequestHandler, s: Scripted, body: Any) -> None:
         if s.body is not None:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .. import limits
 from ..errors import RecipeError
-from ..records import ACTION_TYPES, Check, Classification
+from ..records import ACTION_TYPES, TARGETED_ACTIONS, Check, Classification, StateEquals
 
 
 class _AliasRefused(yaml.YAMLError):
@@ -121,6 +121,11 @@ class RecipeAction(_Strict):
             raise ValueError("an 'unchanged' action asserts that nothing changes; it takes no 'assert' or 'checks'")
         if self.type == "Select" and not self.target:
             raise ValueError("a Select action needs 'target'")
+        if self.type not in TARGETED_ACTIONS:
+            for k, c in enumerate(self.checks or []):
+                if isinstance(c, StateEquals) and c.name is None:
+                    raise ValueError(f"checks[{k}]: a {self.type} acts on no element, so a `state` check needs the "
+                                     "`name` (and `role`) of the element whose state it reads")
         if self.type == "Scroll" and self.direction is None:
             self.direction = "down"
         return self

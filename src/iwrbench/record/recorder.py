@@ -18,7 +18,6 @@ import json
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +30,7 @@ from ..browser.host import PageBundle, host
 from ..browser.settle import RequestTracker, settle, screenshot
 from ..browser.view import read_view
 from ..errors import RecordError
+from ..fileio import make_temp_dir, replace_dir
 from ..judge.checks import derive_info, evaluate_all
 from ..judge.evidence import (change_agrees, change_of, decisive, derive_texts, empty_change, judge_still,
                               judge_text)
@@ -251,6 +251,7 @@ async def _do(page: Any, i: int, a: RecipeAction, el: Any, tl: Timeline, viewpor
         if el is not None:
             await el.focus()
         tl.keys.append((time.time(), a.key or ""))
+        tl.marks.append((tl.keys[-1][0], i))
         await page.keyboard.press(a.key or "Enter")
         return
     box = await el.bounding_box()
@@ -258,6 +259,8 @@ async def _do(page: Any, i: int, a: RecipeAction, el: Any, tl: Timeline, viewpor
         raise RecordError(f"step {i}: the target {a.target!r} has no box on screen")
     center = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     await _move(page, tl, center, full)
+    if a.type != "Hover":
+        tl.marks.append((time.time(), i))
     if a.type == "Hover":
         await el.hover()
     elif a.type == "Click":
@@ -373,7 +376,7 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                 except Exception as e:
                     msg = str(e).strip().splitlines()[0] if str(e).strip() else e.__class__.__name__
                     raise RecordError(f"{label}step {i}: {a.type} failed: {msg}") from None
-                rep = await settle(page, tracker, timeout_ms=SETTLE_TIMEOUT_MS)
+                rep = await settle(page, tracker, timeout_ms=SETTLE_TIMEOUT_MS, after_action=True)
                 if not rep.settled:
                     raise RecordError(f"{label}step {i}: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s "
                                       f"after the action ({rep.what})")
@@ -608,7 +611,7 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
     out.parent.mkdir(parents=True, exist_ok=True)
     src = resolve_source(recipe)
     t_start = time.monotonic()
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    tmp = make_temp_dir(f".{out.name}.tmp-", out.parent)  # renamed to out: mkdir's mode, not 0700
     warnings: list[str] = []
     try:
         (tmp / "checkpoints").mkdir()
@@ -659,6 +662,7 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
             encode, first.frames, first.t0, first.t1, vp, tmp / "video.mp4", fps=fps, timeline=first.timeline)
         actions: list[Action] = []
         typed: list[str] = []
+        cue_at = {step: round(max(0.0, t - first.t0), 3) for t, step in first.timeline.marks}
         for i, (ra, st) in enumerate(zip(recipe.actions, first.steps), start=1):
             if ra.type == "Type" and ra.text:
                 typed.append(ra.text)
@@ -671,7 +675,12 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
                                       scroll_page=ra.amount if ra.type == "Scroll" else None, value=ra.value)
             action = Action(type=ra.type, parameters=params, visual_evaluation_flag=ra.visual,
                             checkpoint_screenshot=f"checkpoints/step_{i}.png", logical_assertion=ra.assertion,
-                            target=st.target, checks=list(ra.checks or []), evidence=ev, info=info)
+                            target=st.target, checks=list(ra.checks or []), evidence=ev, info=info,
+                            video_time_s=cue_at.get(i))
+            for n in ev.notes:
+                if n.startswith("quoted "):
+                    warnings.append(f"step {i}: the assertion {ra.assertion!r}: {n} on the source, so the judge cannot "
+                                    "ask a page for it; check the recipe's wording")
             if ra.assertion and not decisive(action, ev):
                 raise RecordError(
                     f"step {i}: the assertion {ra.assertion!r} has no evidence the judge can check (no quoted phrase "
@@ -719,13 +728,7 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
         }, indent=1))
         (tmp / "task.json").write_text(task.model_dump_json(indent=1, exclude_none=True))
         # atomically replace the destination
-        if out.exists():
-            old = out.with_name(f".{out.name}.old-{int(time.time() * 1000)}")
-            out.rename(old)
-            tmp.rename(out)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            tmp.rename(out)
+        replace_dir(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -14,8 +14,15 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-CLICK_CUE_S = 0.45
-KEY_CUE_S = 0.9
+#: how long a click or key cue stays on the video: longer than one second, so that frames sampled at
+#: 1 fps (the published rate) always catch every cue (see ``generate.frames.sample_times``'s anchors)
+CUE_S = 1.2
+CLICK_CUE_S = CUE_S
+KEY_CUE_S = CUE_S
+#: the cue colour (a saturated red that pages seldom use): rings around clicks, the key badge's border
+CUE_RGB = (255, 40, 40)
+#: where a key badge may go (fractions of the frame: badge centre); the least busy place is used
+_KEY_PLACES = ((0.5, 0.93), (0.86, 0.93), (0.14, 0.93), (0.86, 0.07), (0.14, 0.07), (0.5, 0.07))
 
 _ARROW = [(0, 0), (0, 17), (4, 13), (7, 20), (10, 19), (7, 12), (12, 12)]
 
@@ -27,6 +34,8 @@ class Timeline:
     moves: list[tuple[float, float, float]] = field(default_factory=list)  # (t, x, y)
     clicks: list[tuple[float, float, float]] = field(default_factory=list)
     keys: list[tuple[float, str]] = field(default_factory=list)
+    #: (t, step) when each Click, Type, Select and Press began (its cue's start)
+    marks: list[tuple[float, int]] = field(default_factory=list)
 
     def pointer(self, t: float) -> tuple[float, float] | None:
         if not self.moves:
@@ -47,25 +56,57 @@ def _font(size: int) -> ImageFont.ImageFont:
     return ImageFont.load_default()
 
 
-def draw_overlay(img: Image.Image, t: float, tl: Timeline, font: ImageFont.ImageFont) -> None:
+def _busyness(img: Image.Image, box: tuple[int, int, int, int]) -> float:
+    """How much is drawn inside ``box`` (edges: text, icons, borders); a flat area scores 0."""
+    from PIL import ImageFilter, ImageStat
+
+    region = img.crop(box).convert("L").filter(ImageFilter.FIND_EDGES)
+    return float(ImageStat.Stat(region).mean[0])
+
+
+def _key_place(img: Image.Image, size: tuple[float, float]) -> tuple[float, float]:
+    """Centre of the least busy place for a badge of ``size`` (ties: the earlier place)."""
+    bw, bh = size
+    best, where = None, (img.width / 2, img.height - 60)
+    for fx, fy in _KEY_PLACES:
+        cx = min(max(fx * img.width, bw / 2 + 4), img.width - bw / 2 - 4)
+        cy = min(max(fy * img.height, bh / 2 + 4), img.height - bh / 2 - 4)
+        box = (int(cx - bw / 2), int(cy - bh / 2), int(cx + bw / 2), int(cy + bh / 2))
+        b = _busyness(img, box)
+        if best is None or b < best - 1e-6:
+            best, where = b, (cx, cy)
+    return where
+
+
+def draw_overlay(img: Image.Image, t: float, tl: Timeline, font: ImageFont.ImageFont,
+                 places: dict[int, tuple[float, float]] | None = None) -> None:
+    """Draw the cues alive at ``t`` and the pointer. A click is a ring around the point (its centre left
+    clear so the control's label stays readable); a key is a badge placed, once per cue, where the frame
+    is least busy. ``places`` keeps each key badge's place for the cue's whole life."""
     d = ImageDraw.Draw(img, "RGBA")
     for (tc, x, y) in tl.clicks:
         age = t - tc
         if 0 <= age <= CLICK_CUE_S:
-            r = 8 + 22 * (age / CLICK_CUE_S)
-            a = int(200 * (1 - age / CLICK_CUE_S))
-            d.ellipse([x - r, y - r, x + r, y + r], outline=(255, 64, 64, a), width=4)
-            d.ellipse([x - 6, y - 6, x + 6, y + 6], fill=(255, 64, 64, a))
-    for (tk, label) in tl.keys:
+            grow = min(1.0, age / 0.3)
+            r = 12 + 10 * grow
+            a = 235 if age < CLICK_CUE_S - 0.3 else int(235 - 100 * (age - (CLICK_CUE_S - 0.3)) / 0.3)
+            d.ellipse([x - r - 2, y - r - 2, x + r + 2, y + r + 2], outline=(255, 255, 255, a), width=2)
+            d.ellipse([x - r, y - r, x + r, y + r], outline=(*CUE_RGB, a), width=4)
+    for k, (tk, label) in enumerate(tl.keys):
         age = t - tk
         if 0 <= age <= KEY_CUE_S:
-            a = int(230 * min(1.0, 2 * (1 - age / KEY_CUE_S)))
+            a = 235 if age < KEY_CUE_S - 0.3 else int(235 - 100 * (age - (KEY_CUE_S - 0.3)) / 0.3)
             text = f"\u2328 {label}"
             box = d.textbbox((0, 0), text, font=font)
             tw, th = box[2] - box[0], box[3] - box[1]
-            cx, cy = img.width / 2, img.height - 60
-            d.rounded_rectangle([cx - tw / 2 - 16, cy - th / 2 - 10, cx + tw / 2 + 16, cy + th / 2 + 12],
-                                radius=10, fill=(20, 20, 20, a))
+            size = (tw + 36, th + 26)
+            if places is None:
+                places = {}
+            if k not in places:
+                places[k] = _key_place(img, size)
+            cx, cy = places[k]
+            d.rounded_rectangle([cx - size[0] / 2, cy - size[1] / 2, cx + size[0] / 2, cy + size[1] / 2],
+                                radius=10, fill=(20, 20, 20, a), outline=(*CUE_RGB, a), width=3)
             d.text((cx - tw / 2, cy - th / 2 - 2), text, font=font, fill=(255, 255, 255, a))
     p = tl.pointer(t)
     if p is not None:
@@ -89,6 +130,7 @@ def encode(frames: list[tuple[float, bytes]], t0: float, t1: float, size: tuple[
     n = max(1, int(round((t1 - t0) * fps)) + 1)
     font = _font(22)
     tl = timeline or Timeline()
+    places: dict[int, tuple[float, float]] = {}
     container = av.open(str(out), mode="w")
     try:
         stream = container.add_stream("libx264", rate=fps)
@@ -108,7 +150,7 @@ def encode(frames: list[tuple[float, bytes]], t0: float, t1: float, size: tuple[
                     base = canvas
                 decoded = {i: base}  # keep one decoded frame: they come in order
             img = base.copy()
-            draw_overlay(img, t, tl, font)
+            draw_overlay(img, t, tl, font, places)
             for packet in stream.encode(av.VideoFrame.from_image(img)):
                 container.mux(packet)
         for packet in stream.encode():

@@ -9,6 +9,10 @@ checkpoint's size if needed, a pixel "differs" when any channel differs by more 
 ``DIFF_THRESHOLD`` (of 255; absorbs JPEG noise and anti-aliasing), and the checkpoint is drawn
 faded with differing pixels in red (dilated by one pixel so thin strokes stay visible). The share of differing
 pixels is shown beside it: it is a reading aid, not one of the protocol's metrics.
+
+The task's recording (``video.mp4``) is linked (a hard link, else a copy) once per task under
+``img/video/<task>/`` so a task page can play it from disk; one larger than ``VIDEO_LIMIT`` is
+left out and the page says so.
 """
 
 from __future__ import annotations
@@ -16,6 +20,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+MiB = 1024 * 1024
+#: a task's recording larger than this is not copied into the report (the page says so and where it is)
+VIDEO_LIMIT = 64 * MiB
 THUMB_WIDTH = 640
 FRAME_WIDTH = 240
 JPEG_QUALITY = 72
@@ -112,7 +119,8 @@ class ImageStore:
         self.written.update((dst, sidecar))
         return self.rel(dst), share
 
-    def frames(self, video: Path, fps: float, n: int, rel_dir: str) -> list[tuple[str, float]]:
+    def frames(self, video: Path, fps: float, n: int, rel_dir: str,
+               anchors: list[float] | None = None) -> list[tuple[str, float]]:
         """Thumbnails of the frames ``sample_frames(video, fps, n)`` gives: [(path, t seconds)].
 
         Raises ``iwrbench.errors.TaskError`` when the video cannot be read.
@@ -130,7 +138,7 @@ class ImageStore:
             if out:
                 self.written.update([index, *(self.root / p for p, _ in out)])
                 return out
-        frames = sample_frames(video, fps, n, max_image_side=FRAME_WIDTH) if n > 0 else []
+        frames = sample_frames(video, fps, n, max_image_side=FRAME_WIDTH, anchors=anchors) if n > 0 else []
         d.mkdir(parents=True, exist_ok=True)
         out = []
         for f in frames:
@@ -141,6 +149,31 @@ class ImageStore:
         index.write_text("".join(f"{Path(p).name} {t}\n" for p, t in out))
         self.written.update([index, *(self.root / p for p, _ in out)])
         return out
+
+    def video(self, src: Path, rel: str, limit: int = VIDEO_LIMIT) -> tuple[str | None, str | None]:
+        """The task's recording at ``<rel>`` (a hard link where the file system allows, else a copy),
+        and None; or None and why it is not there (missing, or larger than ``limit`` bytes)."""
+        import shutil
+
+        try:
+            size = src.stat().st_size
+        except OSError:
+            return None, "the task has no recording (video.mp4) here"
+        if size > limit:
+            return None, (f"the recording ({size / MiB:.1f} MB) is larger than the {limit / MiB:.0f} MB a report "
+                          f"copies; it is {src}")
+        dst = self.root / rel
+        if dst not in self.written and not (_fresh(dst, src) and dst.stat().st_size == size):
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            tmp = dst.with_name(f".{dst.name}.tmp")
+            tmp.unlink(missing_ok=True)
+            try:
+                os.link(src, tmp)
+            except OSError:  # another file system, or links not allowed: copy
+                shutil.copyfile(src, tmp)
+            os.replace(tmp, dst)
+        self.written.add(dst)
+        return self.rel(dst), None
 
     def remove_stale(self, keep: set[Path] = frozenset()) -> int:
         """Delete files under ``root`` this report did not write (left from an earlier report)."""

@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 from .. import __version__
 from ..errors import IwrError
+from ..generate.frames import task_anchors
 from ..generate.prompt import frame_budget
 from ..models.base import GenerationOptions
 from ..records import Action, Check, StepResult, Task, TaskResult, VisualScores
@@ -71,6 +72,7 @@ def _header(rs: RunSet, summary: dict) -> str:
         ("Suite", f"{e(rs.suite)} <span class=\"muted\">(hash {e(rs.suite_hash)})</span>"),
         ("Tasks", e(summary["tasks"])),
         ("Models", e(len(summary["leaderboard"]))),
+        ("Judge", _judge_fact(rs)),
     ]
     for rd, spec in rs.runs:
         judge = spec.judge or {}
@@ -89,6 +91,22 @@ def _header(rs: RunSet, summary: dict) -> str:
             f'<div class="sub">{e(p.description)} Final = 0.7 IFS + 0.3 VFS; VFS = 0.5 LVS + 0.5 HVS; scores 0-100.</div>'
             f'<div class="hgrid"><ul class="facts">{lis}</ul>'
             f'<div class="diffs" id="differences"><h2>{e(title)}</h2><ol>{diffs}</ol></div></div></header>')
+
+
+def _judge_fact(rs: RunSet) -> str:
+    """Who judges, said precisely: the offline judge calls no model, whatever the models under test do."""
+    p = rs.protocol
+    if not p.needs_models:
+        return f"{e(p.id)}, no model calls by the judge"
+    names = []
+    for _, spec in rs.runs:
+        chat = (spec.judge or {}).get("chat")
+        if isinstance(chat, dict):
+            chat = chat.get("name") or chat.get("model") or next(iter(chat.values()), None)
+        if chat:
+            names.append(str(chat))
+    who = ", ".join(dict.fromkeys(names)) or "a model"
+    return f"{e(p.id)}, the judge calls {e(who)} (LLM grounder, assertion and rubric judges)"
 
 
 def _leaderboard(summary: dict, colours: dict[str, str], first_unit: dict[str, str]) -> str:
@@ -241,10 +259,11 @@ def _check_text(c: Check) -> str:
     return f"{c.kind} " + ", ".join(f"{k}={v!r}" for k, v in d.items())
 
 
-def _assertion(step: StepResult | None, action: Action | None) -> tuple[str, str]:
-    """(verdict cell, evidence cell)."""
+def _assertion(step: StepResult | None, action: Action | None) -> tuple[str, str, str]:
+    """(verdict cell: pass/fail, assertion cell: the assertion's text, evidence cell: what decided it)."""
     if step is None:
-        return '<span class="na">-</span>', ""
+        text = action.logical_assertion if action else None
+        return '<span class="na">-</span>', (f"<div class=\"small\">“{e(text)}”</div>" if text else ""), ""
     a = step.assertion
     text = (a.text if a and a.text else None) or (action.logical_assertion if action else None)
     if a is None or (a.passed is None and not a.checks and not text):
@@ -255,9 +274,8 @@ def _assertion(step: StepResult | None, action: Action | None) -> tuple[str, str
         verdict = '<span class="pass">pass</span>' if a.passed else '<span class="fail">fail</span>'
     if a is not None and a.method != "checks":
         verdict += f' <span class="small muted">({e(a.method)})</span>'
+    said = f"<div class=\"small\">“{e(text)}”</div>" if text else '<span class="na">none</span>'
     ev = []
-    if text:
-        ev.append(f"<div class=\"small\">“{e(text)}”</div>")
     if a is not None and a.checks:
         ev.append("<ul class=\"ev\">" + "".join(
             f"<li><span class=\"{'pass' if c.passed else 'fail'}\">{'✓' if c.passed else '✗'}</span> {e(_check_text(c.check))}"
@@ -283,7 +301,7 @@ def _assertion(step: StepResult | None, action: Action | None) -> tuple[str, str
         ev.append("<details class=\"small\"><summary>informational checks (not scored)</summary><ul class=\"ev\">" + "".join(
             f"<li>{'✓' if c.passed else '✗'} {e(_check_text(c.check))}" + (f": {e(c.detail)}" if c.detail else "") + "</li>"
             for c in step.info_checks) + "</ul></details>")
-    return verdict, "".join(ev)
+    return verdict, said, "".join(ev)
 
 
 def _visual_cell(v: VisualScores | None) -> str:
@@ -304,7 +322,7 @@ def _timeline(unit: Unit, task: Task | None) -> str:
     rows.append(f'<tr class="step-row" data-step="0"><td class="n"><a href="#step-0">0</a></td><td>{_action_text(None, None, 0)}</td>'
                 f'<td>initial state of the page</td><td><span class="na">-</span></td>'
                 f'<td>{"<span class=pass>yes</span>" if r.status in ("ok", "page_error") else "<span class=na>-</span>"}</td>'
-                f'<td><span class="na">-</span></td><td></td><td class="nw">{_visual_cell(init_v)}</td><td></td></tr>')
+                f'<td><span class="na">-</span></td><td></td><td></td><td class="nw">{_visual_cell(init_v)}</td><td></td></tr>')
     for i in range(1, n + 1):
         s = steps.get(i)
         act = task.action_sequence[i - 1] if task and i <= len(task.action_sequence) else None
@@ -317,7 +335,7 @@ def _timeline(unit: Unit, task: Task | None) -> str:
             executed = '<span class="fail">no</span>'
         if s is not None and s.error:
             executed += f'<div class="small fail">{e(s.error)}</div>'
-        verdict, evidence = _assertion(s, act)
+        verdict, said, evidence = _assertion(s, act)
         if i <= r.steps_passed:
             ifs, cls = '<span class="pass" title="in the leading run of passed steps">counts</span>', "ifs-in"
         elif i == r.steps_passed + 1 and r.status not in ("judge_error", "task_error"):
@@ -329,9 +347,11 @@ def _timeline(unit: Unit, task: Task | None) -> str:
             settle = f'<div class="small muted">{s.duration_s:.1f}s</div>'
         rows.append(f'<tr class="step-row {cls}" data-step="{i}"><td class="n"><a href="#step-{i}">{i}</a></td>'
                     f'<td>{_action_text(s, act, i)}{settle}</td><td>{e(desc)}</td><td>{_grounding(s)}</td><td>{executed}</td>'
-                    f'<td>{verdict}</td><td>{evidence}</td><td class="nw">{_visual_cell(s.visual if s else None)}</td><td>{ifs}</td></tr>')
+                    f'<td>{verdict}</td><td>{said}</td><td>{evidence}</td><td class="nw">{_visual_cell(s.visual if s else None)}</td><td>{ifs}</td></tr>')
     head = ("<tr><th class=\"n\">#</th><th>Action</th><th>Description</th><th>Grounding rung</th><th>Executed</th>"
-            "<th>Assertion</th><th>Evidence</th><th>Visual</th><th>IFS</th></tr>")
+            "<th title=\"did the step pass its assertion (or, without one, change what it changed in the recording)\">"
+            "Verdict</th><th>Assertion</th><th title=\"what decided the verdict: checks, texts that appeared or "
+            "disappeared, visual change\">Evidence</th><th>Visual</th><th>IFS</th></tr>")
     return f'<table id="timeline"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
 
 
@@ -402,6 +422,22 @@ def frame_plan(unit: Unit, task: Task) -> tuple[float, int, int, str]:
     return fps, n, composites, note
 
 
+def _recording(task: Task, store: ImageStore, rel_up: str) -> str:
+    """The task's screen recording, playable from disk (its copy in the report's folder), or why not."""
+    src, why = store.video(task.video_path, f"img/video/{task.id}/video.mp4")
+    d = task.recording_details
+    info = " · ".join(x for x in (d.resolution, f"{d.duration_s:.1f} s" if d.duration_s else "",
+                                  f"{d.fps:g} fps" if d.fps else "") if x)
+    head = f'<h3>The recording <span class="small muted">{e(info)}</span></h3>'
+    if src is None:
+        return f'{head}<p class="small muted" id="recording-missing">Not shown: {e(why)}.</p>'
+    href = u(rel_up + src)
+    return (f'{head}<video id="recording" class="recording" controls preload="metadata" src="{href}">'
+            f'<a href="{href}">video.mp4</a></video>'
+            f'<p class="small muted">The task\'s screen recording (<a href="{href}">video.mp4</a>, a copy in this '
+            "report's folder); the frames a model is sent are below.</p>")
+
+
 def _inputs(unit: Unit, task: Task | None, store: ImageStore, rel_up: str) -> str:
     if task is None:
         return '<p class="muted">The suite is not available here, so the frames cannot be shown.</p>'
@@ -413,13 +449,13 @@ def _inputs(unit: Unit, task: Task | None, store: ImageStore, rel_up: str) -> st
             comps.append(f'<figure><a href="{u(rel_up + src)}"><img src="{u(rel_up + src)}" alt="{e(p.name)}" loading="lazy"></a>'
                          f"<figcaption>{e(p.name)}</figcaption></figure>")
     try:
-        frames = store.frames(task.video_path, fps, n, f"frames/{task.id}/{fps:g}fps-{n}")
+        frames = store.frames(task.video_path, fps, n, f"frames/{task.id}/{fps:g}fps-{n}", anchors=task_anchors(task))
         err = None
     except IwrError as ex:
         frames, err = [], str(ex)
     figs = "".join(f'<figure><img src="{u(rel_up + src)}" alt="frame {k + 1}" loading="lazy">'
                    f"<figcaption>frame {k + 1} · t={t:.1f}s</figcaption></figure>" for k, (src, t) in enumerate(frames))
-    out = f'<p class="small muted">{e(note)}.</p>'
+    out = _recording(task, store, rel_up) + f'<p class="small muted">{e(note)}.</p>'
     if comps:
         out += f'<h3>Asset composites ({len(comps)})</h3><div class="frames comps">{"".join(comps)}</div>'
     out += f'<h3>Video frames ({len(frames)})</h3>'

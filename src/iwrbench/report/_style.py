@@ -38,7 +38,7 @@ tr.best td{background:#f0fff4}
 .muted{color:var(--muted)}.nw{white-space:nowrap}.small{font-size:12px}
 .charts{display:flex;flex-wrap:wrap;gap:16px}
 .chart-box{border:1px solid var(--line);border-radius:6px;padding:6px 8px;overflow-x:auto;max-width:100%}
-svg.chart{font-family:inherit;display:block}
+svg.chart{font-family:inherit;display:block;max-width:100%;height:auto}
 svg.chart .ct{font-size:12.5px;font-weight:600;fill:var(--fg)}
 svg.chart .tick,svg.chart .val{font-size:10px;fill:var(--muted)}svg.chart .val.sm{font-size:8.5px}
 svg.chart .gl{font-size:11px;fill:var(--fg)}svg.chart .na{font-size:11px;fill:var(--muted)}
@@ -68,6 +68,7 @@ aspect-ratio:16/9;background:var(--soft);text-align:center;padding:6px}
 .frames figure{margin:0;width:160px}.frames img{width:160px;height:auto;border:1px solid var(--line);display:block}
 .frames figcaption{font-size:11px;color:var(--muted)}
 .comps img{width:220px}.comps figure{width:220px}
+video.recording{display:block;width:640px;max-width:100%;height:auto;border:1px solid var(--line);background:#000}
 nav.crumbs{font-size:12.5px;margin-bottom:4px}
 nav.models a,nav.models b{margin-right:10px}
 tr.ifs-in td:first-child{box-shadow:inset 3px 0 0 var(--ok)}tr.ifs-stop td:first-child{box-shadow:inset 3px 0 0 var(--bad)}

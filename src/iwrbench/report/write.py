@@ -11,6 +11,7 @@ Layout (``--html FILE``; default ``RUN_DIR/report.html`` for one run, and
       img/shots/<model>/<task>/   judged screenshots
       img/diff/<model>/<task>/    difference overlays
       img/frames/<task>/<fps>fps-<n>/  the sampled video frames, img/assets/<task>/ the composites
+      img/video/<task>/video.mp4  the task's recording (a hard link or a copy; none above 64 MB)
       .iwr-report           marks the folder as ours (it is pruned of stale files on rewrite)
     leaderboard.md / leaderboard.csv / leaderboard.json   next to the HTML
 

@@ -64,6 +64,22 @@ class EvalConfig:
     #: recipes (folders of *.yaml or files) the ``oracle`` model looks in before the bundled suites',
     #: for tasks recorded elsewhere (``--oracle-recipes``); nothing in a task folder serves an oracle
     oracle_recipes: list[str | Path] | None = None
+    #: redo the units whose result is a generation_error or judge_error (``--retry-errors``); generation
+    #: settings may then differ from the run's, and only those units are redone (listed in run.json)
+    retry_errors: bool = False
+    #: only the first N tasks, sorted by id, after ``only`` (``--limit``; recorded in run.json)
+    limit: int | None = None
+
+
+#: the results ``--retry-errors`` redoes: no usable page from the model, or our own judging failed
+RETRY_STATUSES = ("generation_error", "judge_error")
+
+
+def first_tasks(tasks: list[Task], limit: int) -> list[Task]:
+    """The first ``limit`` tasks sorted by id (``--limit``)."""
+    if limit < 1:
+        raise IwrError(f"--limit {limit}: give at least 1 task")
+    return sorted(tasks, key=lambda t: t.id)[:limit]
 
 
 def package_versions() -> dict[str, str]:
@@ -226,6 +242,11 @@ class BrowserBox:
 async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> dict:
     protocol = get_protocol(cfg.protocol, to_run=True)
     tasks = load_suite(cfg.tasks, only=cfg.only)
+    limit: dict[str, Any] | None = None
+    if cfg.limit is not None:
+        available = len(tasks)
+        tasks = first_tasks(tasks, cfg.limit)
+        limit = {"n": cfg.limit, "of": available, "order": "task id", "tasks": [t.id for t in tasks]}
     kwargs = dict(cfg.model_kwargs)
     if cfg.options.max_cost_usd is not None:  # one budget for the whole run, across providers
         from ..models.pricing import Budget
@@ -246,12 +267,31 @@ async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> d
     try:
         browser = await box.get()
         spec = make_spec(cfg, tasks, protocol, components, models, browser.version)
-        spec, resumed = run.start(spec, allow_changed=cfg.allow_changed_config)
+        if limit is not None:
+            spec = spec.model_copy(update={"limit": {k: v for k, v in limit.items() if k != "tasks"}})
+        asked = spec
+        before = run.read_spec() if run.exists() else None
+        changed = run.changed_keys(asked) if before is not None else []
+        spec, resumed = run.start(asked, allow_changed=cfg.allow_changed_config, retry_errors=cfg.retry_errors)
         done = run.done()
         units = [(m, t) for m in models for t in tasks if (m.name, t.id) not in done]
+        retry: dict[str, Any] | None = None
+        if cfg.retry_errors and before is not None:
+            results = run.results()
+            failed = [(m, t) for m in models for t in tasks
+                      if (r := results.get((m.name, t.id))) is not None and r.status in RETRY_STATUSES]
+            never = [(m, t) for m, t in units if (m.name, t.id) not in results]
+            # with other generation settings only the failed units are redone: nothing else mixes them in
+            only_failed = bool(changed) and not cfg.allow_changed_config
+            units = failed if only_failed else failed + never
+            retry = {"units": len(failed), "statuses": " or ".join(RETRY_STATUSES), "changed": changed,
+                     "left": len(never) if only_failed else 0}
+            if failed:  # written before any unit runs: an interrupted retry is on record too
+                run.note_retry(before, asked, changed, [results[(m.name, t.id)] for m, t in failed])
         total = len(models) * len(tasks)
         if progress:
-            progress("start", {"total": total, "todo": len(units), "resumed": resumed, "run": str(run.path)})
+            progress("start", {"total": total, "todo": len(units), "resumed": resumed, "run": str(run.path),
+                               "limit": limit, "retry": retry})
         if cfg.executor == "ray":
             from .ray_executor import run_on_ray
 

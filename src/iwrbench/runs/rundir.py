@@ -35,6 +35,8 @@ SUMMARY = "summary.json"
 
 #: run.json keys that must match for a resume to continue a run
 RESUME_KEYS = ("suite_hash", "protocol", "judge", "generation")
+#: of those, what ``--retry-errors`` may change for the units it redoes
+RETRY_MAY_CHANGE = ("generation",)
 
 
 class RunDir:
@@ -78,18 +80,31 @@ class RunDir:
     def write_spec(self, spec: RunSpec) -> None:
         atomic_write(self.run_json, spec.model_dump_json(indent=1))
 
-    def start(self, spec: RunSpec, *, allow_changed: bool = False) -> tuple[RunSpec, bool]:
-        """Create the run, or resume it if its configuration matches. Returns (spec, resumed)."""
+    def changed_keys(self, spec: RunSpec) -> list[str]:
+        """The ``RESUME_KEYS`` in which ``spec`` differs from this run's run.json."""
+        old = self.read_spec()
+        return [k for k in RESUME_KEYS if _canon(getattr(old, k)) != _canon(getattr(spec, k))]
+
+    def start(self, spec: RunSpec, *, allow_changed: bool = False, retry_errors: bool = False) -> tuple[RunSpec, bool]:
+        """Create the run, or resume it if its configuration matches. Returns (spec, resumed).
+
+        ``retry_errors``: other generation settings are accepted (for the failed units the caller
+        redoes; ``note_retry`` records them) and run.json keeps the run's own."""
         self.path.mkdir(parents=True, exist_ok=True)
         if not self.exists():
             self.write_spec(spec)
             return spec, False
         old = self.read_spec()
-        diffs = [k for k in RESUME_KEYS if _canon(getattr(old, k)) != _canon(getattr(spec, k))]
+        diffs = self.changed_keys(spec)
         if diffs and not allow_changed:
-            raise IwrError(
-                f"{self.path}: the run was made with a different {', '.join(diffs)}; "
-                "use another --out, or --allow-changed-config to continue it anyway")
+            if retry_errors and set(diffs) <= set(RETRY_MAY_CHANGE):
+                diffs = []  # the retried units' settings go to run.json's "retries", not over the run's
+            else:
+                also = (f" (--retry-errors accepts other {', '.join(RETRY_MAY_CHANGE)} settings only)"
+                        if retry_errors else "")
+                raise IwrError(
+                    f"{self.path}: the run was made with a different {', '.join(diffs)}{also}; "
+                    "use another --out, or --allow-changed-config to continue it anyway")
         merged = old.model_copy(update={
             "models": list(dict.fromkeys(old.models + spec.models)),
             "task_ids": list(dict.fromkeys(old.task_ids + spec.task_ids)),
@@ -97,6 +112,25 @@ class RunDir:
         })
         self.write_spec(merged)
         return merged, True
+
+    def note_retry(self, before: RunSpec, asked: RunSpec, changed: list[str], failed: list[TaskResult]) -> dict[str, Any]:
+        """Append to run.json's ``retries`` what ``--retry-errors`` redoes: the units, what they were
+        and, when the settings (``asked``) differ from the run's (``before``), every setting that
+        differs and the full generation settings used."""
+        import datetime as dt
+
+        spec = self.read_spec()
+        entry: dict[str, Any] = {
+            "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "units": [{"model": r.model, "task_id": r.task_id, "status": r.status, "error": r.error} for r in failed],
+            "changed": list(changed),
+            "settings_changed": {k: v for key in changed for k, v in _diff(getattr(before, key), getattr(asked, key),
+                                                                             key).items()},
+            "generation": asked.generation if "generation" in changed else None,
+        }
+        retries = list((spec.model_extra or {}).get("retries") or [])
+        self.write_spec(spec.model_copy(update={"retries": retries + [entry]}))
+        return entry
 
     # ------------------------------------------------------------------ results
     def _repair_tail(self) -> None:
@@ -161,3 +195,13 @@ class RunDir:
 
 def _canon(v: Any) -> str:
     return json.dumps(v, sort_keys=True, default=str)
+
+
+def _diff(run: Any, retry: Any, path: str) -> dict[str, dict[str, Any]]:
+    """Every leaf that differs, by dotted path: ``{"generation.options.max_output_tokens": {"run": 32000, "retry": 4096}}``."""
+    if isinstance(run, dict) and isinstance(retry, dict):
+        out: dict[str, dict[str, Any]] = {}
+        for k in sorted(set(run) | set(retry), key=str):
+            out.update(_diff(run.get(k), retry.get(k), f"{path}.{k}"))
+        return out
+    return {} if _canon(run) == _canon(retry) else {path: {"run": run, "retry": retry}}

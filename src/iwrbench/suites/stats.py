@@ -1,7 +1,10 @@
-"""``iwr suite stats``: coverage of a built suite (domains, V/L levels, actions, assertions)."""
+"""``iwr suite stats``: coverage of a built suite (domains, V/L levels, actions, assertions);
+``iwr suite list``: the bundled suites, or a suite's tasks and whether each is built;
+``iwr suite table``: the Markdown table of docs/suite.md."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 from ..tasks import load_suite
@@ -26,12 +29,140 @@ def suite_stats(tasks: list) -> dict:
     }
 
 
-def print_stats(name: str) -> int:
-    import json
+def _built_tasks(name: str) -> list:
+    """The built tasks of bundled suite ``name``; a one-line ``IwrError`` saying how to build it when none are."""
+    from ..errors import IwrError
+    from .build import recipes_dir
 
-    tasks = load_suite(tasks_dir(name))
-    print(json.dumps(suite_stats(tasks), indent=1))
+    recipes_dir(name)  # an unknown suite names the bundled ones
+    d = tasks_dir(name)
+    if not d.is_dir() or not any((t / "task.json").is_file() for t in d.iterdir()):
+        raise IwrError(f"suite {name} is not built yet (nothing in {d}); build it with `iwr suite build {name}`, "
+                       f"or see its tasks with `iwr suite list {name}`")
+    return load_suite(d)
+
+
+def _share(n: int, total: int) -> str:
+    return f"{n} ({n / total:.0%})" if total else str(n)
+
+
+def print_stats(name: str, as_json: bool = False) -> int:
+    """``iwr suite stats``: the built suite's coverage as tables (``as_json``: the dict of ``suite_stats``)."""
+    tasks = _built_tasks(name)
+    st = suite_stats(tasks)
+    if as_json:
+        print(json.dumps(st, indent=1))
+        return 0
+    from rich.table import Table
+
+    con = _console()
+    n, acts = st["tasks"], st["actions"]
+    t = Table(title=escape(f"Suite {name}: {n} built task(s) in {tasks_dir(name)}"), show_header=False,
+              title_justify="left")
+    t.add_column("what", style="bold")
+    t.add_column("value", overflow="fold")
+    t.add_row("tasks", str(n))
+    t.add_row("actions", f"{acts} ({st['mean_actions']:g} per task)")
+    t.add_row("with an assertion", _share(st["asserted_actions"], acts))
+    t.add_row("scored visually", _share(st["visual_actions"], acts))
+    t.add_row("resolutions", ", ".join(f"{k}: {v}" for k, v in sorted(st["resolutions"].items())))
+    t.add_row("sources", ", ".join(f"{k}: {v}" for k, v in sorted(st["sources"].items())))
+    con.print(t)
+    c = Table(title="Coverage (tasks per value)", title_justify="left")
+    c.add_column("by")
+    c.add_column("value", overflow="fold")
+    c.add_column("tasks", justify="right")
+    c.add_column("share", justify="right")
+    for key, label in (("domains", "domain"), ("visual_complexity", "visual level"),
+                       ("interaction_complexity", "interaction level")):
+        for k, (value, count) in enumerate(st[key].items()):
+            c.add_row(label if k == 0 else "", str(value), str(count), f"{count / n:.0%}" if n else "-",
+                      end_section=k == len(st[key]) - 1)
+    con.print(c)
     return 0
+
+
+def _console():
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+def suite_listing(name: str) -> list[dict]:
+    """Each task of bundled suite ``name``, from its recipes (no build needed), with its build state:
+    ``built`` (up to date), ``outdated`` (built from an older recipe, site or recorder; rebuilt by the
+    next build), ``excluded`` (its last build failed validation; ``reason`` says why) or ``not built``."""
+    from ..record.recipe import load_recipe
+    from .build import build_root, fingerprint, recipe_files
+
+    manifest_f = build_root(name) / "manifest.json"
+    try:
+        manifest = json.loads(manifest_f.read_text()) if manifest_f.is_file() else {}
+    except ValueError:
+        manifest = {}
+    rows = []
+    for f in recipe_files(name):
+        r = load_recipe(f)
+        entry = manifest.get(r.id) or {}
+        on_disk = (tasks_dir(name) / r.id / "task.json").is_file()
+        if entry and not entry.get("ok"):
+            state = "excluded"
+        elif on_disk and entry.get("fingerprint") == fingerprint(f):
+            state = "built"
+        elif on_disk:
+            state = "outdated"
+        else:
+            state = "not built"
+        c = r.classification
+        rows.append({"id": r.id, "domain": c.domain, "visual_complexity": c.visual_complexity,
+                     "interaction_complexity": c.interaction_complexity, "steps": len(r.actions),
+                     "assertions": sum(1 for a in r.actions if a.assertion), "state": state,
+                     "reason": (entry.get("reason") or "") if state == "excluded" else ""})
+    return rows
+
+
+def print_listing(name: str | None) -> int:
+    """``iwr suite list``: the bundled suites (no name) or one suite's tasks, as tables."""
+    from rich.table import Table
+
+    from .build import suites
+
+    con = _console()
+    if name is None:
+        t = Table(title="Bundled suites", title_justify="left")
+        for col in ("suite", "tasks", "built", "cache folder"):
+            t.add_column(col, justify="right" if col in ("tasks", "built") else "left",
+                         overflow="fold" if col == "cache folder" else "ellipsis")
+        for s in suites():
+            rows = suite_listing(s)
+            t.add_row(s, str(len(rows)), str(sum(1 for r in rows if r["state"] == "built")), escape(str(tasks_dir(s))))
+        con.print(t)
+        con.print("Tasks of one suite: iwr suite list NAME")
+        return 0
+    rows = suite_listing(name)
+    t = Table(title=f"Suite {name}: {len(rows)} task(s)", title_justify="left")
+    t.add_column("task", no_wrap=True, min_width=max([len(r["id"]) for r in rows] or [4]))
+    t.add_column("domain", overflow="fold")
+    t.add_column("V", justify="center")
+    t.add_column("L", justify="center")
+    t.add_column("steps", justify="right")
+    t.add_column("built", overflow="fold")
+    for r in rows:
+        state = r["state"] + (f": {r['reason']}" if r["reason"] else "")
+        style = {"built": "green", "excluded": "red", "outdated": "yellow"}.get(r["state"], "dim")
+        t.add_row(r["id"], r["domain"] or "?", r["visual_complexity"] or "?", r["interaction_complexity"] or "?",
+                  str(r["steps"]), f"[{style}]{escape(state)}[/]")
+    con.print(t)
+    built = sum(1 for r in rows if r["state"] == "built")
+    con.print(f"{built} of {len(rows)} built in {tasks_dir(name)}"
+              + ("" if built == len(rows) else f"; build the rest with `iwr suite build {name}`"), markup=False)
+    return 0
+
+
+def escape(text: str) -> str:
+    from rich.markup import escape as _escape
+
+    return _escape(text)
 
 
 def suite_table(name: str) -> str:

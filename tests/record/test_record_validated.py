@@ -1,0 +1,136 @@
+"""`iwr record` proves what it wrote: every action type recorded, replayed on its source by the judge,
+and its click/key cues caught by frames sampled as a model gets them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from iwrbench.errors import RecipeError
+from iwrbench.generate.frames import sample_frames, task_anchors
+from iwrbench.record.recipe import load_recipe
+from iwrbench.record.video import CUE_RGB
+from iwrbench.tasks import load_task
+from iwrbench.tasks.make import record_task
+
+SITE = """<!doctype html><html><head><style>
+body{font:16px sans-serif;margin:20px;background:#fafafa;color:#222}
+button,select,input{font:inherit;margin:4px}
+#tip{visibility:hidden}#h:hover+#tip{visibility:visible}
+.spacer{height:900px}
+</style></head><body>
+<h1>Every action</h1>
+<input id="name" placeholder="Your name"> <button id="greet" onclick="out.textContent='Hello, '+document.getElementById('name').value">Greet</button>
+<p id="out">Nobody greeted yet</p>
+<select id="size" onchange="sz.textContent='Size: '+this.value"><option>Small</option><option>Large</option></select>
+<p id="sz">Size: Small</p>
+<span id="h">Hover me</span><span id="tip"> Tip shown</span>
+<p id="keys">No key yet</p>
+<div class="spacer"></div><p>Bottom of the page</p>
+<script>
+document.addEventListener('keydown', e => { if (e.key === 'k') keys.textContent = 'Key K pressed'; });
+</script>
+</body></html>"""
+
+RECIPE = """id: every-action
+source: {site: ./site}
+viewport: {width: 800, height: 500}
+actions:
+  - {type: Type, target: '#name', text: Ada, description: the name box}
+  - {type: Click, target: '#greet', description: the Greet button, assert: "'Hello, Ada' is shown"}
+  - {type: Select, target: '#size', value: Large, description: the size menu, assert: "'Size: Large' is shown"}
+  - {type: Hover, target: '#h', description: the 'Hover me' text, assert: "'Tip shown' appears"}
+  - {type: Press, key: k, description: the K key, assert: "'Key K pressed' is shown"}
+  - {type: Scroll, direction: down, amount: 0.8, description: scroll down, assert: "'Bottom of the page' is visible"}
+"""
+
+
+def _write(tmp_path: Path, site: str = SITE, recipe: str = RECIPE) -> Path:
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "index.html").write_text(site)
+    p = tmp_path / "recipe.yaml"
+    p.write_text(recipe)
+    return p
+
+
+def _cue_pixels(img: Image.Image, box: tuple[int, int, int, int] | None = None) -> int:
+    a = np.asarray(img.convert("RGB"), dtype=np.int16)
+    if box:
+        x0, y0, x1, y1 = (max(0, int(v)) for v in box)
+        a = a[y0:y1, x0:x1]
+    d = np.abs(a - np.array(CUE_RGB, dtype=np.int16)).max(axis=2)
+    return int((d < 60).sum())
+
+
+@pytest.mark.browser
+def test_every_action_type_recorded_validated_and_cued(tmp_path):
+    recipe = _write(tmp_path)
+    out = tmp_path / "task"
+    done = record_task(recipe, out)
+    assert done.validated and done.oracle_ifs == 100
+    task = load_task(out)
+    assert [a.type for a in task.action_sequence] == ["Type", "Click", "Select", "Hover", "Press", "Scroll"]
+    assert not list(tmp_path.glob(".task.*")), "no staging folder left behind"
+    # every cued action knows when its cue starts, in order
+    times = [a.video_time_s for a in task.action_sequence if a.type != "Hover" and a.type != "Scroll"]
+    assert all(t is not None for t in times) and times == sorted(times)
+    # frames as a model gets them at 1 fps (plain, then capped with the cue anchors): a cue on each
+    for max_frames, anchors in ((64, None), (5, task_anchors(task))):
+        frames = sample_frames(task.video_path, 1.0, max_frames, fmt="png", anchors=anchors)
+        assert len(frames) <= max_frames
+        imgs = [(f.t, Image.open(__import__("io").BytesIO(f.data))) for f in frames]
+        for i, a in enumerate(task.action_sequence, 1):
+            if a.type in ("Hover", "Scroll"):
+                continue
+            if a.type == "Press":
+                seen = [t for t, im in imgs if _cue_pixels(im) >= 150]
+            else:  # a ring around the point acted on
+                b = a.target.bbox
+                cx, cy = b.x + b.width / 2, b.y + b.height / 2
+                seen = [t for t, im in imgs if _cue_pixels(im, (cx - 40, cy - 40, cx + 40, cy + 40)) >= 40]
+            assert seen, f"max_frames={max_frames}: no sampled frame shows the cue of step {i} ({a.type})"
+    # the key badge sits where the page has no text: the frame showing it has the badge's box clear of it
+    rec = json.loads((out / "reference" / "record.json").read_text())
+    assert rec["frames"] > 10
+
+
+@pytest.mark.browser
+def test_task_failing_its_own_oracle_is_not_written(tmp_path):
+    # the first screen is painted from crypto randomness (not seeded): the oracle's checkpoint 0 cannot match
+    site = SITE.replace("<h1>Every action</h1>", '<div id="noise" style="width:420px;height:260px"></div>').replace(
+        "<script>", "<script>const c=new Uint8Array(3);crypto.getRandomValues(c);"
+                    "noise.style.background=`rgb(${c[0]},${c[1]},${c[2]})`;")
+    # (its second step quotes a text the source never shows: recorded, with a warning)
+    recipe = _write(tmp_path, site, RECIPE.split("  - {type: Select")[0].replace("'Hello, Ada'", "'Hello, Bob'"))
+    out = tmp_path / "task"
+    # the command line: one line, exit 2, nothing written; --no-validate keeps it, saying so
+    cli = [sys.executable, "-m", "iwrbench.cli", "record", str(recipe), "--out", str(out)]
+    r = subprocess.run(cli, capture_output=True, text=True, timeout=300)
+    msg = r.stderr.strip()
+    assert r.returncode == 2 and "\n" not in msg, r.stderr
+    assert "fails its own oracle replay" in msg and "checkpoint 0" in msg and "nothing was written" in msg
+    assert not out.exists() and not list(tmp_path.glob(".task.*"))
+    r = subprocess.run(cli + ["--no-validate"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "not validated" in r.stdout and (out / "task.json").is_file()
+    assert "warning: step 2: the assertion" in r.stdout and "'Hello, Bob'" in r.stdout, r.stdout
+
+
+def test_state_check_on_an_action_without_element_is_refused(tmp_path):
+    p = tmp_path / "r.yaml"
+    p.write_text("id: t\nsource: {site: ./site}\nactions:\n"
+                 "  - {type: Press, key: Enter, description: the Enter key, "
+                 "checks: [{kind: state, state: expanded, value: true}]}\n")
+    (tmp_path / "site").mkdir()
+    with pytest.raises(RecipeError) as e:
+        load_recipe(p)
+    assert "Press acts on no element" in str(e.value) and "name" in str(e.value)
+    # with the element named, the same check is fine
+    p.write_text(p.read_text().replace("value: true}", "value: true, role: button, name: More}"))
+    assert load_recipe(p).actions[0].checks
