@@ -54,6 +54,9 @@ class Protocol:
     probes: bool = False
     #: set when the protocol can no longer be run (its results still load and report)
     retired: str | None = None
+    #: the judged page's clock is virtual: timers and animation frames run only in windows the judge
+    #: advances after loading and after each action, so animated pages are judged the same on every run
+    virtual_clock: bool = False
 
     @property
     def id(self) -> str:
@@ -111,7 +114,7 @@ OFFLINE = Protocol(
                  "offline visual similarity, offline rubric."),
     settle_by_condition=True, scroll_direction=True, pairing="after", unreached_counts=True,
     assertions="evidence", llm_grounding=False, ocr="tesseract", visual="default", high_level="offline-rubric",
-    needs_models=False, probes=True,
+    needs_models=False, probes=True, virtual_clock=True,
     differences=(
         "Assertions are judged by what a person sees, recorded on the source: phrases the assertion quotes and "
         "texts that appeared or disappeared (visible in the viewport; absent before and present after), and a "
@@ -128,7 +131,9 @@ OFFLINE = Protocol(
         "Scroll honours its direction (the published judge always scrolls down).",
         "Visual pairs compare the checkpoint after action i with the page after action i (the published code pairs it with the page before).",
         "Unreached visual checkpoints score 0 (the published judge leaves them out, so a static picture scores ~30).",
-        "Pages settle by condition (network idle, fonts, quiet DOM) instead of fixed 1 s / 0.5 s waits.",
+        "Pages settle by condition (network idle, fonts, quiet DOM) instead of fixed 1 s / 0.5 s waits; the page's "
+        "clock is virtual and runs in windows of 250 ms until one changes nothing (at most 3 s after loading, "
+        "1.5 s after an action), so script animations are shown at the same moment on every run.",
         "OCR by Tesseract instead of EasyOCR; visual similarity by an offline structural backend instead of DINOv2.",
         "High-level visual by a deterministic rubric (same five weights) instead of a multimodal judge.",
     ),

@@ -114,3 +114,78 @@ async def test_settle_sees_changes_inside_shadow_roots(browser, tmp_path):
         rep = await settle(page, tr, quiet_ms=200, timeout_ms=3000)
         assert rep.settled and await page.evaluate("window.__n") == 5
         await ctx.close()
+
+
+_ANIMATED = """<canvas id="c" width="300" height="100"></canvas><p id="w">0</p><p id="d"></p><button id="b">Grow</button>
+<div id="bar" style="height:10px;background:#36c;width:0"></div><script>
+  // an endless loop drawing on the canvas from the frame's timestamp; a bar that grows over 1 s on click;
+  // the date and performance.now as the page reads them
+  const c = document.getElementById('c').getContext('2d');
+  function loop(ts) { c.clearRect(0, 0, 300, 100); c.fillRect((ts / 3) % 300, 30, 20, 20); requestAnimationFrame(loop); }
+  requestAnimationFrame(loop);
+  document.getElementById('d').textContent = new Date().toISOString() + ' ' + Math.round(performance.now());
+  document.getElementById('b').onclick = () => { const t0 = performance.now();
+    const f = () => { const p = Math.min(1, (performance.now() - t0) / 1000);
+      document.getElementById('bar').style.width = (200 * p) + 'px'; document.getElementById('w').textContent = Math.round(200 * p);
+      if (p < 1) requestAnimationFrame(f); }; requestAnimationFrame(f); };
+</script>"""
+
+
+async def test_virtual_clock_shows_an_animated_page_the_same_on_every_run(browser, tmp_path):
+    import asyncio
+    import hashlib
+
+    from iwrbench.browser.settle import run_clock, screenshot
+
+    site = _site(tmp_path, _ANIMATED)
+    seen = []
+    with StaticServer({"/": site}) as s:
+        for run in range(3):
+            ctx, _ = await new_context(browser, (400, 260), allowed_origins={s.origin}, virtual_time=True,
+                                       freeze_time="2026-03-01T12:00:00Z")
+            page = await ctx.new_page()
+            tr = RequestTracker(page)
+            await page.goto(s.url())
+            if run == 1:
+                await asyncio.sleep(0.4)  # real time passing must not move the page
+            assert (await settle(page, tr, quiet_ms=150, timeout_ms=3000)).settled  # settling waits in real time
+            load = await run_clock(page, tr, quiet_ms=250, cap_ms=2000)
+            first = hashlib.sha256(await screenshot(page)).hexdigest()
+            await page.click("#b")  # Playwright's own waiting is not held up by the paused clock
+            await settle(page, tr, quiet_ms=150, timeout_ms=3000, after_action=True)
+            after = await run_clock(page, tr, quiet_ms=250, cap_ms=1500)
+            seen.append((first, hashlib.sha256(await screenshot(page)).hexdigest(),
+                         await page.inner_text("#d"), await page.inner_text("#w"), load, after))
+            await ctx.close()
+    assert seen[0][:4] == seen[1][:4] == seen[2][:4], [x[:4] for x in seen]
+    first, _, date, width, load, after = seen[0]
+    assert date == "2026-03-01T12:00:01.000Z 0"  # the clock starts where the task says, performance.now at 0
+    assert width == "200"  # the 1 s animation ran to its end within the 1.5 s window
+    # the endless loop never lets a window pass quietly: stopped at the cap, and said so
+    assert load.advanced_ms == 2000 and "animation-frame loop" in load.animating
+    assert after.advanced_ms == 1500 and after.animating
+
+
+async def test_virtual_clock_stops_as_soon_as_a_window_changes_nothing(browser, tmp_path):
+    from iwrbench.browser.settle import run_clock
+
+    # a notice that appears 300 ms after the click and leaves after 5 s: shown as a person saw it
+    site = _site(tmp_path, """<button id="b">Save</button><p id="n"></p><script>
+      document.getElementById('b').onclick = () => setTimeout(() => { n.textContent = 'Saved';
+        setTimeout(() => n.textContent = '', 5000); }, 300);
+    </script>""")
+    with StaticServer({"/": site}) as s:
+        ctx, _ = await new_context(browser, (400, 260), allowed_origins={s.origin}, virtual_time=True)
+        page = await ctx.new_page()
+        tr = RequestTracker(page)
+        await page.goto(s.url())
+        load = await run_clock(page, tr, quiet_ms=250, cap_ms=3000)
+        assert load.advanced_ms == 250 and not load.animating
+        await page.click("#b")
+        await settle(page, tr, quiet_ms=150, timeout_ms=3000, after_action=True)
+        assert await page.inner_text("#n") == ""  # paused: the timer has not run in real time
+        after = await run_clock(page, tr, quiet_ms=250, cap_ms=3000)
+        assert await page.inner_text("#n") == "Saved"
+        # 0-250 ms: nothing changed but a timeout is due; 250-500: the notice; 500-750: quiet, the next timeout far
+        assert after.advanced_ms == 750 and not after.animating
+        await ctx.close()

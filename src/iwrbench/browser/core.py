@@ -79,7 +79,11 @@ INIT_SCRIPT = r"""
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   try { Object.defineProperty(Math, 'random', {value: rnd, configurable: false, writable: false}); } catch (e) {}
-  const st = {count: 0, last: performance.now(), what: ''};
+  // the page's real clock, kept before a virtual clock (VIRTUAL_CLOCK_SCRIPT) replaces it: settling waits in real time
+  const real = Object.freeze({now: performance.now.bind(performance), setTimeout: setTimeout.bind(window),
+                              frame: requestAnimationFrame.bind(window)});
+  Object.defineProperty(window, '__iwrReal', {value: real, enumerable: false});
+  const st = {count: 0, last: real.now(), what: ''};
   Object.defineProperty(window, '__iwrMut', {value: st, enumerable: false});
   const describe = (n) => {
     if (!n) return '';
@@ -97,7 +101,7 @@ INIT_SCRIPT = r"""
   const start = () => {
     try {
       obs = new MutationObserver((recs) => {
-        st.count += recs.length; st.last = performance.now();
+        st.count += recs.length; st.last = real.now();
         const r = recs[recs.length - 1];
         st.what = r.type + ' on ' + describe(r.target) + (r.attributeName ? ' [' + r.attributeName + ']' : '');
       });
@@ -129,6 +133,57 @@ INIT_SCRIPT = r"""
   start();
 })();
 """
+
+# Runs after Playwright's clock is installed (``virtual_time``). The clock's own time counts from a moment that
+# depends on real time (when the page was made), so performance.now, event times and animation-frame timestamps
+# are re-based to 0 at the document's start, and animation frames come every 16 ms of virtual time from
+# there: two runs of the same page see the same times. Frames, intervals and timeouts still pending are
+# counted, so the judge can wait for work a page has scheduled and say when a page never stopped animating.
+VIRTUAL_CLOCK_SCRIPT = r"""
+(() => {
+  if (!(window.Date && window.Date.isFake) || window.__iwrClock) return;
+  const perf = window.performance;
+  const base = perf.now.bind(perf);
+  const off = base();
+  const vnow = () => base() - off;
+  try { Object.defineProperty(perf, 'now', {value: function now() { return vnow(); }, configurable: true, writable: true}); } catch (e) {}
+  const setT = window.setTimeout, clearT = window.clearTimeout;
+  const setI = window.setInterval, clearI = window.clearInterval;
+  const st = {frames: 0, waiting: new Map(), intervals: new Set(), timeouts: new Map(), seq: 0};
+  const nextDue = () => { let m = null; for (const d of st.timeouts.values()) if (m === null || d < m) m = d;
+                          return m === null ? null : Math.max(0, m - vnow()); };
+  Object.defineProperty(window, '__iwrClock', {enumerable: false, value: {
+    now: vnow, state: () => ({frames: st.frames, pending_frames: st.waiting.size, intervals: st.intervals.size,
+                              next_due: nextDue()})}});
+  window.requestAnimationFrame = function requestAnimationFrame(cb) {
+    const h = ++st.seq;
+    const t = vnow();
+    const wait = 16 - (t % 16);
+    st.waiting.set(h, setT(() => { st.waiting.delete(h); st.frames++; cb(vnow()); }, wait));
+    return h;
+  };
+  window.cancelAnimationFrame = function cancelAnimationFrame(h) {
+    const t = st.waiting.get(h);
+    if (t !== undefined) { clearT(t); st.waiting.delete(h); }
+  };
+  // timeouts the page set, with when they are due: work the page has scheduled is waited for
+  window.setTimeout = function setTimeout(f, ms, ...rest) {
+    let id;
+    const run = typeof f === 'function' ? function () { st.timeouts.delete(id); return f.apply(this, arguments); } : f;
+    id = setT(run, ms, ...rest);
+    if (typeof f === 'function') st.timeouts.set(id, vnow() + Math.max(0, +ms || 0));
+    return id;
+  };
+  window.setInterval = function setInterval(...args) { const id = setI(...args); st.intervals.add(id); return id; };
+  window.clearInterval = function clearInterval(id) { st.intervals.delete(id); return clearI(id); };
+  const clearTimeoutAlso = window.clearTimeout;  // clearTimeout may clear an interval too
+  window.clearTimeout = function clearTimeout(id) {
+    st.intervals.delete(id); st.timeouts.delete(id); return clearTimeoutAlso(id); };
+})();
+"""
+
+#: where a virtual clock starts when the task names no time (2026-01-01T00:00:00Z)
+VIRTUAL_EPOCH_S = 1767225600.0
 
 
 def find_chromium() -> tuple[str | None, str]:
@@ -411,8 +466,14 @@ async def new_context(
     seed: int = 1,
     freeze_time: str | None = None,
     accept_downloads: bool = False,
+    virtual_time: bool = False,
 ) -> tuple[Any, NetworkLog]:
-    """A fresh, deterministic, contained browser context (its proxy stops when it closes)."""
+    """A fresh, deterministic, contained browser context (its proxy stops when it closes).
+
+    ``freeze_time``: the page's clock starts at this ISO time and runs on. ``virtual_time``: the page's clock
+    (Date, timers, animation frames, performance.now) is paused at ``freeze_time`` or ``VIRTUAL_EPOCH_S`` and
+    moves only when the caller advances it (``settle.run_clock``), so a page that animates is shown at the same
+    moment on every run."""
     w, h = viewport
     log = NetworkLog(allowed_origins=set(allowed_origins))
     proxy = OriginProxy(log.allowed_origins, on_refused=log.block).start()
@@ -458,7 +519,13 @@ async def new_context(
                 await ws.close()
 
         await ctx.route_web_socket("**/*", ws_route)
-        if freeze_time:
+        if virtual_time:
+            start = _epoch_s(freeze_time) if freeze_time else VIRTUAL_EPOCH_S
+            await ctx.clock.install(time=start)
+            # paused a whole second later: the replayed clock log of every new document starts from here
+            await ctx.clock.pause_at(start + 1.0)
+            await ctx.add_init_script(VIRTUAL_CLOCK_SCRIPT)
+        elif freeze_time:
             await ctx.clock.install(time=freeze_time)
     except BaseException:
         proxy.stop()
@@ -475,3 +542,13 @@ async def browser_version(browser: Any) -> str:
         return browser.version
     except Exception:
         return "unknown"
+
+
+def _epoch_s(iso: str) -> float:
+    """Seconds since the epoch of an ISO time (UTC when it names no zone)."""
+    from datetime import datetime, timezone
+
+    t = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=timezone.utc)
+    return t.timestamp()

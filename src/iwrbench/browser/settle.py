@@ -6,6 +6,11 @@ animation frames included). After an action (``after_action``) the quiet window 
 from the moment settling began: an action whose effect starts later (a ``hashchange``, a timer,
 a framework's deferred render) is not read before it had ``quiet_ms`` to show.
 There is always an upper bound; when it is hit the report says what kept changing.
+
+With a virtual page clock (``core.new_context(virtual_time=True)``), settling has a second half,
+``run_clock``: the page's timers and animation frames run in windows of virtual time until one window
+changes nothing, so animations driven by script (canvas charts, requestAnimationFrame loops, timers)
+are shown at the same moment on every run. See docs/judge.md, "Animated pages".
 Screenshots are taken with CSS animations disabled and the caret hidden, so a blinking caret
 or a spinner cannot make two identical states differ.
 """
@@ -19,16 +24,19 @@ from typing import Any
 
 _QUIET_JS = r"""
 async ({quiet, budget, after}) => {
-  const t0 = performance.now();
+  // real time, also when the page's own clock is virtual (paused between advances)
+  const R = window.__iwrReal || {now: () => performance.now(), setTimeout: (f, ms) => setTimeout(f, ms),
+                                 frame: (f) => requestAnimationFrame(f)};
+  const t0 = R.now();
   const since = after ? t0 : -Infinity;
   const st = window.__iwrMut || {last: 0, count: 0, what: ''};
-  const frames = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-  const sleep = (ms) => new Promise(r => setTimeout(r, ms));
+  const frames = () => new Promise(r => R.frame(() => R.frame(r)));
+  const sleep = (ms) => new Promise(r => R.setTimeout(r, ms));
   try { if (document.fonts && document.fonts.status !== 'loaded')
           await Promise.race([document.fonts.ready, sleep(budget)]); } catch (e) {}
   while (true) {
     await Promise.race([frames(), sleep(100)]);
-    const now = performance.now();
+    const now = R.now();
     if (document.readyState === 'complete' && now - Math.max(st.last, since) >= quiet)
       return {quiet: true, waited: now - t0, mutations: st.count, what: st.what};
     if (now - t0 >= budget)
@@ -113,6 +121,91 @@ async def settle(
             return SettleReport(False, (time.monotonic() - t0) * 1000, what, pending)
         if pending:
             await asyncio.sleep(0.05)
+
+
+_CLOCK_STATE_JS = r"""
+() => {
+  const c = window.__iwrClock;
+  if (!c) return null;
+  const m = window.__iwrMut || {count: 0, what: ''};
+  return Object.assign({mutations: m.count, what: m.what, now: c.now()}, c.state());
+}
+"""
+
+
+@dataclass
+class ClockReport:
+    """How far a virtual clock was advanced after an action, and why it stopped."""
+
+    advanced_ms: int
+    #: empty when a quiet window of virtual time passed; else what kept going (the page is shown at the cap)
+    animating: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"virtual_ms": self.advanced_ms}
+        if self.animating:
+            d["animating"] = self.animating
+        return d
+
+
+async def run_clock(
+    page: Any,
+    tracker: RequestTracker | None = None,
+    *,
+    quiet_ms: int = 250,
+    cap_ms: int = 5000,
+    settle_timeout_ms: int = 4000,
+) -> ClockReport | None:
+    """Advance a virtual page clock (``new_context(virtual_time=True)``) in windows of ``quiet_ms`` until one
+    window passes with no DOM change and no animation frame drawn and no timeout the page set is due before
+    ``cap_ms``, or ``cap_ms`` of virtual time have passed.
+
+    Timers, animation frames and dates move only here, by the same amounts on every run, so what a page shows
+    afterwards does not depend on how fast the machine was: a one-second chart animation is shown finished, an
+    endless animation at exactly ``cap_ms`` (and the report says so). Requests a timer started are waited for in
+    real time between windows. None when the page has no virtual clock."""
+    try:
+        state = await page.evaluate(_CLOCK_STATE_JS)
+    except Exception:
+        return None
+    if state is None:
+        return None
+    advanced = 0
+    while True:
+        if advanced >= cap_ms:
+            return ClockReport(advanced, _animating(state))
+        try:
+            await asyncio.wait_for(page.clock.run_for(quiet_ms), timeout=settle_timeout_ms / 1000 + 5)
+        except asyncio.TimeoutError:
+            return ClockReport(advanced, "the page's timers kept it busy (a window of virtual time took too long)")
+        except Exception as e:  # the page navigated or closed while its timers ran
+            msg = str(e).splitlines()[0] if str(e) else e.__class__.__name__
+            return ClockReport(advanced, f"navigation or error while its timers ran: {msg[:120]}")
+        advanced += quiet_ms
+        if tracker is not None and tracker.inflight:
+            await settle(page, tracker, quiet_ms=quiet_ms, timeout_ms=settle_timeout_ms)
+        try:
+            now = await page.evaluate(_CLOCK_STATE_JS)
+        except Exception:
+            return ClockReport(advanced, "the page navigated while its timers ran")
+        if now is None:
+            return ClockReport(advanced, "the page navigated while its timers ran")
+        quiet = now["mutations"] == state["mutations"] and now["frames"] == state["frames"]
+        due = now.get("next_due")
+        if quiet and not (due is not None and advanced + due <= cap_ms):  # nothing changed, nothing due soon
+            return ClockReport(advanced)
+        state = now
+
+
+def _animating(state: dict) -> str:
+    parts = []
+    if state.get("pending_frames"):
+        parts.append("an animation-frame loop")
+    if state.get("intervals"):
+        parts.append(f"{state['intervals']} interval timer(s)")
+    what = state.get("what") or ""
+    head = "kept animating" if parts else "DOM kept changing"
+    return head + (f" ({', '.join(parts)})" if parts else (f" ({what})" if what else ""))
 
 
 async def screenshot(page: Any, path: str | None = None, *, timeout_ms: int = 10000) -> bytes:

@@ -16,7 +16,7 @@ from typing import Any, Awaitable, Callable
 from ..browser.core import new_context, off_origin
 from ..browser.dom import ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import PageBundle, host
-from ..browser.settle import RequestTracker, settle, screenshot
+from ..browser.settle import RequestTracker, run_clock, settle, screenshot
 from ..browser.view import read_view
 from ..errors import InfraError
 from ..protocols import Protocol
@@ -39,6 +39,9 @@ class Limits:
     load_s: float = 30.0
     settle_quiet_ms: int = 250
     settle_timeout_ms: int = 4000
+    #: most virtual time a page's clock is run after loading / after an action (protocols with a virtual clock)
+    clock_cap_load_ms: int = 3000
+    clock_cap_ms: int = 1500
     max_dialogs: int = 30
     max_popups: int = 10
     max_navigations: int = 30
@@ -223,7 +226,7 @@ async def _in_context(browser: Any, task: Task, origins: set[str], seed: int, ex
     """Run one trajectory in a fresh context; returns (page error, events, blocked requests)."""
     try:
         ctx, net = await new_context(browser, task.viewport, allowed_origins=origins, seed=seed,
-                                     freeze_time=extra.get("freeze_time"))
+                                     freeze_time=extra.get("freeze_time"), virtual_time=run.protocol.virtual_clock)
     except Exception as e:
         raise InfraError(f"cannot open a browser context: {_short(e)}") from None
     err: str | None = None
@@ -286,7 +289,16 @@ class _Trajectory:
         if self.protocol.settle_by_condition:
             rep = await settle(self.page, self.tracker, quiet_ms=self.limits.settle_quiet_ms,
                                timeout_ms=self.limits.settle_timeout_ms, after_action=not first)
-            return rep.as_dict()
+            out = rep.as_dict()
+            if self.protocol.virtual_clock:
+                ck = await run_clock(self.page, self.tracker, quiet_ms=self.limits.settle_quiet_ms,
+                                     cap_ms=self.limits.clock_cap_load_ms if first else self.limits.clock_cap_ms,
+                                     settle_timeout_ms=self.limits.settle_timeout_ms)
+                if ck is not None:
+                    out.update(ck.as_dict())
+                    if ck.animating:
+                        self.guard.events["kept_animating"] = self.guard.events.get("kept_animating", 0) + 1
+            return out
         await asyncio.sleep(1.0 if first else 0.5)
         return {"waited_ms": 1000 if first else 500}
 

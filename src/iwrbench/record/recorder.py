@@ -152,6 +152,14 @@ class PassResult:
     blocked: dict = field(default_factory=dict)
     url: str = ""
     seed: int = 1
+    #: step index -> what kept the DOM changing when it was captured anyway (an endless animation)
+    unsettled: dict[int, str] = field(default_factory=dict)
+
+
+def _animates(what: str) -> bool:
+    """The page did not settle only because its DOM kept changing (a ticker, a progress loop): recorded anyway,
+    with a warning; requests in flight or a document still loading remain errors."""
+    return what.startswith("DOM kept changing")
 
 
 async def _locate(page: Any, i: int, sel: str) -> Any:
@@ -331,7 +339,9 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                                                         "maxHeight": vp[1], "everyNthFrame": 1})
             rep = await settle(page, tracker, timeout_ms=SETTLE_TIMEOUT_MS)
             if not rep.settled:
-                raise RecordError(f"{label}step 0: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s ({rep.what})")
+                if not _animates(rep.what):
+                    raise RecordError(f"{label}step 0: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s ({rep.what})")
+                res.unsettled[0] = rep.what
             res.shots.append(await screenshot(page, str(tmp / "checkpoints" / "step_0.png") if full and tmp else None))
             res.views.append(await _view(page))
             if full and tmp is not None:
@@ -378,8 +388,10 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                     raise RecordError(f"{label}step {i}: {a.type} failed: {msg}") from None
                 rep = await settle(page, tracker, timeout_ms=SETTLE_TIMEOUT_MS, after_action=True)
                 if not rep.settled:
-                    raise RecordError(f"{label}step {i}: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s "
-                                      f"after the action ({rep.what})")
+                    if not _animates(rep.what):
+                        raise RecordError(f"{label}step {i}: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s "
+                                          f"after the action ({rep.what})")
+                    res.unsettled[i] = rep.what
                 after = await _state(page)
                 acted_after = await _acted_state(el)
                 res.shots.append(await screenshot(page, str(tmp / "checkpoints" / f"step_{i}.png") if full and tmp else None))
@@ -687,6 +699,9 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
                     "on screen, no text appeared or disappeared, no stable visual change); write `checks:` for it, "
                     "or drop the assertion")
             actions.append(action)
+        for i, what in sorted(first.unsettled.items()):
+            warnings.append(f"step {i}: the page never stopped changing ({what}); its checkpoint shows one moment of "
+                            "an animation, and the judge shows the rebuilt page at a fixed virtual time")
         probes: list[Probe] = []
         for plan, pa, pb in probe_passes:
             acts, notes = _probe_actions(plan, pa, pb, actions)

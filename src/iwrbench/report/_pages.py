@@ -345,6 +345,9 @@ def _timeline(unit: Unit, task: Task | None) -> str:
         settle = ""
         if s is not None and s.duration_s:
             settle = f'<div class="small muted">{s.duration_s:.1f}s</div>'
+        if s is not None and s.settle.get("animating"):
+            settle += (f'<div class="small muted" title="{e(str(s.settle["animating"]))}">did not settle: shown '
+                       f'{int(s.settle.get("virtual_ms", 0)) / 1000:.2f}s (virtual) after the action</div>')
         rows.append(f'<tr class="step-row {cls}" data-step="{i}"><td class="n"><a href="#step-{i}">{i}</a></td>'
                     f'<td>{_action_text(s, act, i)}{settle}</td><td>{e(desc)}</td><td>{_grounding(s)}</td><td>{executed}</td>'
                     f'<td>{verdict}</td><td>{said}</td><td>{evidence}</td><td class="nw">{_visual_cell(s.visual if s else None)}</td><td>{ifs}</td></tr>')
