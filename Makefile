@@ -9,12 +9,17 @@ STAMP  := $(VENV)/.installed
 run: setup
 	$(VENV)/bin/iwr run
 
-test: setup
+# everything but the validity tier: lint, the import contract, unit, browser, Ray and end-to-end tests
+test: setup lint
 	$(PY) -m pytest -q -ra -m "not validity"
 
-# no browser, no system packages: the quick loop while developing
-test-fast: venv
+# no browser, no Ray, no system packages: the quick loop while developing (lint and the import contract too)
+test-fast: venv lint
 	$(PY) -m pytest -q -ra -m "not browser and not validity"
+
+# ruff (rules in pyproject.toml); the import contract between stages runs as a test (tests/test_layers.py)
+lint: venv
+	$(VENV)/bin/ruff check src tests bench scripts
 
 # the judge's validity proof on the built default suite (slow: builds the suite, judges hundreds of pages)
 test-validity: setup

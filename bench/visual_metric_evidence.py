@@ -93,7 +93,7 @@ def main() -> int:
             print(f"{name:<11}" + "".join(f"{mean[v]:>9.3f}" for v in SHOWN) + f"{ms:>9.1f}  {verdict}")
     if not args.markdown:
         print("\nper-family minimum / maximum:")
-        for name, mean, lo, hi, ms, fails in rows:
+        for name, _mean, lo, hi, _ms, _fails in rows:
             print(f"{name:<11}" + "".join(f" {lo[v]:.2f}-{hi[v]:.2f}" for v in SHOWN))
     return 0
 

@@ -97,12 +97,19 @@ def baseline_run(smoke_suite, tmp_path_factory) -> Path:
 
 
 # --------------------------------------------------------------------------- tiers
-# `make test-fast` runs `-m "not browser and not validity"`: no Chromium, seconds. A test needs the browser
+# `make test-fast` runs `-m "not browser and not validity"`: no Chromium, no Ray. A test needs the browser
 # when it uses one of these fixtures, or when its module says so with `pytestmark = pytest.mark.browser`.
-BROWSER_FIXTURES = {"browser", "smoke_tasks", "smoke_suite", "baseline_run", "report_run", "judged", "mixed"}
+# `ray` (starts a Ray cluster) and `e2e` (the CLI end to end, tests/e2e/) imply `browser`: each judges pages.
+BROWSER_FIXTURES = {"browser", "smoke_tasks", "smoke_suite", "baseline_run", "report_run", "judged", "mixed",
+                    "shots"}
+E2E_DIR = Path(__file__).resolve().parent / "e2e"
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
+        if Path(str(item.fspath)).resolve().parent == E2E_DIR:
+            item.add_marker(pytest.mark.e2e)
+        if item.get_closest_marker("ray") or item.get_closest_marker("e2e"):
+            item.add_marker(pytest.mark.browser)
         if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)

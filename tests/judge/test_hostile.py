@@ -6,7 +6,6 @@ import os
 import signal
 import subprocess
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -102,10 +101,8 @@ def test_hostile_pack_is_contained(counter_task, tmp_path):
         models.append(f"replay:{d.parent}")
     limits = Limits(action_s=4, page_s=20, load_s=4, settle_timeout_ms=1500, max_dialogs=20, max_popups=5,
                     max_navigations=15)
-    t0 = time.monotonic()
     cfg = EvalConfig(tasks=counter_task, models=models, out=tmp_path / "run", limits=limits, workers=2)
     evaluate(cfg)
-    elapsed = time.monotonic() - t0
     results = {r.model.split("/pages/")[-1]: r for r in RunDir(tmp_path / "run").results().values()}
     assert set(results) == set(HOSTILE)
     for name, r in results.items():
@@ -117,7 +114,6 @@ def test_hostile_pack_is_contained(counter_task, tmp_path):
     assert results["alert-storm"].status == "page_error" and "dialogs" in results["alert-storm"].error
     assert results["popup-storm"].status == "page_error" and "windows" in results["popup-storm"].error
     assert results["loop-at-load"].status == "page_error"
-    assert elapsed < len(HOSTILE) * (limits.page_s + 25) / 2
 
 
 def _chromium_children(pid: int) -> list[int]:

@@ -4,7 +4,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -53,6 +52,7 @@ def test_kill_9_then_resume_equals_uninterrupted(smoke_suite, reference, eval_cm
     assert _board(out) == _board(reference)
 
 
+@pytest.mark.ray
 def test_ray_executor_gives_the_same_summary(smoke_suite, reference, eval_cmd, tmp_path):
     _cmd = eval_cmd
     pytest.importorskip("ray")

@@ -137,7 +137,7 @@ def sample_times(duration_s: float, fps: float = 1.0, max_frames: int = 64,
             times = sorted(times + [at])
             continue
 
-        def shows_other(t: float) -> bool:
+        def shows_other(t: float, a: float = a) -> bool:
             return any(b != a and b - _EPS <= t < b + ANCHOR_S for b in anchors or [])
 
         free = [k for k, t in enumerate(times) if not shows_other(t) and k > 0]  # the first frame stays

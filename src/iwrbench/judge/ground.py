@@ -871,15 +871,20 @@ async def ground(page: Any, action: Action, viewport: tuple[int, int], *, llm: L
     locs, what = [], []
     if t:
         if a.get("placeholder"):
-            locs.append(page.get_by_placeholder(a["placeholder"], exact=True)); what.append("placeholder")
+            locs.append(page.get_by_placeholder(a["placeholder"], exact=True))
+            what.append("placeholder")
         if t.label:
-            locs.append(page.get_by_label(t.label, exact=True)); what.append("label")
+            locs.append(page.get_by_label(t.label, exact=True))
+            what.append("label")
         if a.get("aria-label"):
-            locs.append(page.get_by_label(a["aria-label"], exact=True)); what.append("aria-label")
+            locs.append(page.get_by_label(a["aria-label"], exact=True))
+            what.append("aria-label")
         if a.get("title"):
-            locs.append(page.get_by_title(a["title"], exact=True)); what.append("title")
+            locs.append(page.get_by_title(a["title"], exact=True))
+            what.append("title")
         if a.get("alt"):
-            locs.append(page.get_by_alt_text(a["alt"], exact=True)); what.append("alt")
+            locs.append(page.get_by_alt_text(a["alt"], exact=True))
+            what.append("alt")
     if locs:
         r = await L.exact("attribute", locs, ",".join(what))
         if r:

@@ -159,7 +159,7 @@ def _lines(frags: list[Frag], gap_factor: float = READ_GAP) -> list[Line]:
 def _paragraphs(lines: list[Line]) -> list[list[Line]]:
     """Lines stacked closely with overlapping extents form a paragraph (wrapped text reads on)."""
     paras: list[list[Line]] = []
-    for ln in sorted(lines, key=lambda l: (l.y0, l.x0)):
+    for ln in sorted(lines, key=lambda x: (x.y0, x.x0)):
         best = None
         for p in paras:
             last = p[-1]
@@ -255,8 +255,8 @@ class View:
             whole = " ".join(ln.text for ln in lines)
             wraps = all(b.y0 > a.y0 and abs(b.x0 - a.x0) <= 2.5 * max(a.h, 1) for a, b in zip(lines, lines[1:]))
             if len(whole) <= 80 and (len(lines) == 1 or wraps):
-                out.append((whole, (min(l.x0 for l in lines), min(l.y0 for l in lines),
-                                    max(l.x1 for l in lines), max(l.y1 for l in lines))))
+                out.append((whole, (min(x.x0 for x in lines), min(x.y0 for x in lines),
+                                    max(x.x1 for x in lines), max(x.y1 for x in lines))))
             else:
                 out += [(ln.text, (ln.x0, ln.y0, ln.x1, ln.y1)) for ln in lines if len(ln.text) <= 80]
         return out

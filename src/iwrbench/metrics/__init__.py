@@ -79,6 +79,7 @@ __all__ = [
     "image_digest",
     "normalise_polarity",
     "normalise_text",
+    "parse_rubric_reply",
     "ocr_similarity",
     "prompt_sha256",
     "rubric_prompt",

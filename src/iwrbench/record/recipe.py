@@ -283,7 +283,7 @@ def load_recipe(path: str | Path) -> Recipe:
         limits.check_action_texts(recipe.actions, _recipe_text, prefix="actions")
         for k, probe in enumerate(getattr(recipe, "probes", None) or []):
             limits.check_action_texts(getattr(probe, "actions", None) or [], _recipe_text, prefix=f"probes.{k}.actions")
-            for old_text, new_text in (getattr(probe, "replace", None) or {}).items():
+            for new_text in (getattr(probe, "replace", None) or {}).values():
                 limits.check_text(new_text, f"probes.{k}.replace")
         limits.check_text(recipe.id, "id", limits.MAX_ID_CHARS)
     except limits.LimitError as e:

@@ -84,7 +84,7 @@ def first_tasks(tasks: list[Task], limit: int) -> list[Task]:
 
 def package_versions() -> dict[str, str]:
     out = {"python": platform.python_version(), "iwrbench": __version__}
-    for p in ("playwright", "pydantic", "av", "numpy", "pillow", "scikit-image", "pytesseract", "rapidfuzz"):
+    for p in ("playwright", "pydantic", "av", "numpy", "pillow", "scikit-image", "rapidfuzz"):
         try:
             out[p] = metadata.version(p)
         except metadata.PackageNotFoundError:

@@ -847,7 +847,7 @@ async def _one(browser: Any, root: Path, name: str, entry: str, task: Any, where
     if fail is not None:
         v.extra["truth_fails"] = {"step": fail.index, "op": fail.op, "arg": fail.arg, "problems": fail.problems}
     result = None
-    for attempt in (1, 2):  # our side failing (browser crash) is retried once
+    for _attempt in (1, 2):  # our side failing (browser crash) is retried once
         try:
             result = await judge_unit(browser, task, PageBundle(root=root, entry=entry), where / "judge",
                                       protocol, components)
