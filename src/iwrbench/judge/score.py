@@ -86,9 +86,14 @@ class JudgeComponents:
                 return x.describe()
             return getattr(x, "name", x.__class__.__name__)
 
-        return {"protocol": self.protocol.id, "ocr": d(self.ocr), "visual": d(self.visual),
-                "high_level": d(self.rubric), "chat": d(self.chat),
-                "limits": {"action_s": self.limits.action_s, "page_s": self.limits.page_s}}
+        out = {"protocol": self.protocol.id, "ocr": d(self.ocr), "visual": d(self.visual),
+               "high_level": d(self.rubric), "chat": d(self.chat),
+               "limits": {"action_s": self.limits.action_s, "page_s": self.limits.page_s}}
+        if self.protocol.needs_models:  # the grounder's and the assertion judge's prompts decide the IFS
+            from .llm import prompt_hashes
+
+            out["prompts"] = prompt_hashes()
+        return out
 
     # ------------------------------------------------------------------ metrics
     def read_ahead(self, path: Path) -> None:
