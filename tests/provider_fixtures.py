@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from iwrbench.models.testing import write_synthetic_task
+from fake_provider import write_synthetic_task
 
 _ENV = (
     "OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from iwrbench.models.context import CAP_MARGIN
-from iwrbench.models.testing import FakeProviderServer, Scripted, html_reply, prompt_tokens, write_synthetic_task
+from fake_provider import FakeProviderServer, Scripted, html_reply, prompt_tokens, write_synthetic_task
 
 pytestmark = pytest.mark.browser
 

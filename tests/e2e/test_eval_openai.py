@@ -5,7 +5,7 @@ import json
 import subprocess
 import sys
 
-from iwrbench.models.testing import FakeProviderServer, Scripted, html_reply
+from fake_provider import FakeProviderServer, Scripted, html_reply
 from iwrbench.tasks import load_task
 
 PAGE = ('<h1>Today\'s tasks</h1><img src="__PLACEHOLDER_ASSETS_BASE_DIR__/asset001.png" width="32" height="32">'

@@ -9,7 +9,7 @@ from PIL import Image
 
 from iwrbench.errors import TaskError
 from iwrbench.generate.frames import sample_frames, sample_times, video_info
-from iwrbench.models.testing import frame_index_of, write_video
+from fake_provider import frame_index_of, write_video
 
 
 def indices(frames):

@@ -19,7 +19,7 @@ from iwrbench.errors import ModelError
 from iwrbench.models.base import ASSETS_URL_PREFIX, GenerationOptions, Model, PLACEHOLDER_PREFIX
 from iwrbench.models.pricing import Budget
 from iwrbench.models.registry import resolve_model
-from iwrbench.models.testing import FakeProviderServer, Scripted, frame_index_of, html_reply
+from fake_provider import FakeProviderServer, Scripted, frame_index_of, html_reply
 
 
 @pytest.fixture(params=["openai", "anthropic"])

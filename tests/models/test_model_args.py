@@ -9,7 +9,7 @@ from iwrbench.cli import _gen_options, build_parser, main
 from iwrbench.errors import IwrError
 from iwrbench.models.base import apply_model_args, parse_model_args
 from iwrbench.models.registry import resolve_model
-from iwrbench.models.testing import FakeProviderServer
+from fake_provider import FakeProviderServer
 
 
 def cli_options(tmp_path, *margs: str):

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from iwrbench.errors import RecipeError, TaskError
-from iwrbench.models.testing import FakeProviderServer, png_bytes
+from fake_provider import FakeProviderServer, png_bytes
 
 FIX = Path(__file__).parent.parent / "fixtures" / "official"
 GOOD_LINE = (FIX / "data.jsonl").read_text().splitlines()[1]  # demo_search: 320x180, 2 actions

@@ -470,7 +470,7 @@ def write_synthetic_task(
     resolution: str = "1280x720",
 ):
     """A minimal task folder (video, composites, an asset, a checkpoint, task.json) as a Task."""
-    from ..records import Task
+    from iwrbench.records import Task
 
     folder = Path(folder)
     (folder / "stitched_assets").mkdir(parents=True, exist_ok=True)
