@@ -57,3 +57,45 @@ def test_offline_protocols_carry_no_judge_prompt(tmp_path):
 
     d = JudgeComponents.for_protocol(get_protocol("offline@2")).describe()
     assert "prompts" not in d
+
+
+class _NoBrowser:
+    """A unit whose generation decides its row never asks for the browser."""
+
+    async def get(self):
+        raise AssertionError("this unit should not be judged")
+
+    async def restart(self) -> None:
+        pass
+
+
+def _run_units(tmp_path: Path, task, model, options: GenerationOptions):
+    from iwrbench.runs.evaluate import run_unit
+
+    run = RunDir(tmp_path / "run")
+    run.start(RunSpec(created="2026-01-01T00:00:00+00:00", iwrbench_version="test", suite=str(task.dir.parent),
+                      suite_hash="h", task_ids=[task.id], models=[model.name], protocol="offline@2"))
+    res = asyncio.run(run_unit(_NoBrowser(), model, task, run, get_protocol("offline@2"), None, options, 0))
+    run.append(res)
+    return run, res
+
+
+def test_the_raw_reply_of_a_chat_model_is_in_its_report_page(tmp_path, monkeypatch):
+    """A reply without a page is the model's failure, and what it said is shown on the unit's report page."""
+    from fake_provider import FakeProviderServer, Scripted, write_synthetic_task
+
+    from iwrbench.models.registry import resolve_model
+    from iwrbench.report import write_reports
+
+    monkeypatch.setenv("IWR_CACHE", str(tmp_path / "cache"))
+    task = write_synthetic_task(tmp_path / "suite" / "t1", task_id="t1")
+    said = "I am sorry, I cannot rebuild this website from a video."
+    with FakeProviderServer("openai", [Scripted(text=said)]) as server:
+        opts = GenerationOptions(cache_dir=tmp_path / "responses", retries=0)
+        model = resolve_model("openai:test-model", opts, base_url=server.base_url, api_key="sk-test")
+        run, res = _run_units(tmp_path, task, model, opts)
+    assert res.status == "generation_error" and res.generation.raw_reply
+    assert (run.path / res.generation.raw_reply).read_text() == said  # relative to the run folder, as recorded
+    html = write_reports([run.path], html=tmp_path / "report" / "report.html", formats=[])
+    page = (html.parent / "report_files" / "openai_test-model" / "t1.html").read_text()
+    assert 'id="raw-reply"' in page and said in page

@@ -488,11 +488,8 @@ def _code(unit: Unit) -> str:
 
 
 def _raw_reply(unit: Unit) -> str:
-    g = unit.result.generation
-    if g is None or not g.raw_reply:
-        return ""
-    p = unit.run.path / g.raw_reply
-    if not p.is_file():
+    p = unit.run.raw_reply_file(unit.result)
+    if p is None:
         return ""
     text = p.read_text(encoding="utf-8", errors="replace")
     cut = f" (first {CODE_LIMIT:,} of {len(text):,} characters)" if len(text) > CODE_LIMIT else ""

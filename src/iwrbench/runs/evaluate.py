@@ -175,6 +175,8 @@ async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: Run
         gen = Generation("generation_error", None, GenerationInfo(), error=str(e))
     except Exception as e:  # noqa: BLE001 - a bug of ours (or of a provider's SDK): never the model's fault
         return _row(model, task, protocol, "judge_error", f"generation failed unexpectedly: {one_line(e)}", t0)
+    if gen.info.raw_reply:  # a model names its files in its page folder; the run's records, in the run folder
+        gen.info.raw_reply = run.relative(page_dir / gen.info.raw_reply)
     if gen.status != "ok" and (gen.error or "").startswith("budget:"):
         return None
     if gen.status != "ok" or gen.page is None:

@@ -62,6 +62,21 @@ class RunDir:
     def shots_dir(self, model: str, task_id: str) -> Path:
         return self.path / "shots" / model_dir_name(model) / task_id
 
+    def relative(self, path: Path) -> str:
+        """``path`` (inside the run folder) as the run's records name it: relative, with '/'."""
+        return Path(path).resolve().relative_to(self.path.resolve()).as_posix()
+
+    def raw_reply_file(self, result: TaskResult) -> Path | None:
+        """The kept raw reply of a unit, if any (``generation.raw_reply`` is relative to the run folder; runs
+        written before it was, named it relative to the unit's page folder)."""
+        g = result.generation
+        if g is None or not g.raw_reply:
+            return None
+        for p in (self.path / g.raw_reply, self.page_dir(result.model, result.task_id) / g.raw_reply):
+            if p.is_file():
+                return p
+        return None
+
     def exists(self) -> bool:
         return self.run_json.is_file()
 
