@@ -99,3 +99,43 @@ def test_the_raw_reply_of_a_chat_model_is_in_its_report_page(tmp_path, monkeypat
     html = write_reports([run.path], html=tmp_path / "report" / "report.html", formats=[])
     page = (html.parent / "report_files" / "openai_test-model" / "t1.html").read_text()
     assert 'id="raw-reply"' in page and said in page
+
+
+def _corrupt(video: Path, how: str) -> None:
+    data = video.read_bytes()
+    if how == "garbage":
+        video.write_bytes(b"\x00\x00\x00\x18ftypmp42" + b"not a video " * 200)
+    elif how == "truncated":
+        video.write_bytes(data[: len(data) // 3])
+    elif how == "no video stream":  # a well-formed file holding sound only
+        import av
+        import numpy as np
+
+        with av.open(str(video), "w", format="mp4") as c:
+            st = c.add_stream("aac", rate=44100)
+            frame = av.AudioFrame.from_ndarray(np.zeros((1, 1024), dtype=np.float32), format="fltp", layout="mono")
+            frame.sample_rate = 44100
+            for packet in [*st.encode(frame), *st.encode(None)]:
+                c.mux(packet)
+
+
+@pytest.mark.parametrize("how", ["garbage", "truncated", "no video stream"])
+def test_a_corrupt_task_video_is_a_task_error_for_every_model(how, tmp_path, monkeypatch):
+    """The video is the task's input: when it cannot be read the task is broken (task_error: not scored,
+    not retried), whichever model the unit is for — never the model's generation_error, nor ours."""
+    from fake_provider import FakeProviderServer, Scripted, html_reply, write_synthetic_task
+
+    from iwrbench.models.registry import resolve_model
+
+    monkeypatch.setenv("IWR_CACHE", str(tmp_path / "cache"))
+    task = write_synthetic_task(tmp_path / "suite" / "t1", task_id="t1")
+    _corrupt(task.video_path, how)
+    opts = GenerationOptions(cache_dir=tmp_path / "responses", retries=0)
+    with FakeProviderServer("openai", [Scripted(text=html_reply())] * 3) as server:
+        for spec in ("openai:test-model", "screenshot", "slideshow", "blank"):
+            kw = {"base_url": server.base_url, "api_key": "sk-test"} if spec.startswith("openai:") else {}
+            model = resolve_model(spec, opts, **kw)
+            _, res = _run_units(tmp_path / spec.replace(":", "_"), task, model, opts)
+            assert res.status == "task_error", (spec, res.status, res.error)
+            assert "video" in res.error, (spec, res.error)
+        assert server.requests == []  # nothing is asked of a model about a task it cannot be shown

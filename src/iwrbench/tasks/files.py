@@ -8,8 +8,9 @@ and ``..`` paths in task.json are refused earlier, when the record is validated.
 
 ``task_problems`` is the check made before each (model, task) unit of a run: what it finds
 makes a ``task_error`` row for the unit, and the run goes on. It also decodes every checkpoint
-and composite once (cached by path, size and modification time), so a corrupt image is the
-task's error before any model is called, never a traceback in the middle of judging.
+and composite once (cached by path, size and modification time) and the video's first frame, so
+a corrupt image or video is the task's error before any model is called, never the model's
+failure nor a traceback in the middle of judging.
 """
 
 from __future__ import annotations
@@ -148,6 +149,28 @@ def _decode_problem(path: Path, size: int) -> str | None:
     return None
 
 
+def video_problem(path: Path) -> str | None:
+    """Why the task's video cannot be shown to a model (None when its first frame decodes).
+
+    Only the container, its video stream and the first frame are read: a fraction of a second for
+    any length of video. Damage further in is found where the frames are sampled (also a TaskError).
+    """
+    if not path.is_file():
+        return f"{path}: missing video"
+    try:
+        import av
+
+        with av.open(str(path)) as c:
+            if not c.streams.video:
+                return f"{path}: no video stream in the file"
+            for _ in c.decode(c.streams.video[0]):
+                return None
+        return f"{path}: the video has no frame that decodes"
+    except Exception as e:  # noqa: BLE001 - any decoder failure is a corrupt video
+        first = (str(e).strip().splitlines() or [e.__class__.__name__])[0][:160]
+        return f"{path}: unreadable video ({first})"
+
+
 def read_metadata(folder: Path) -> tuple[dict[str, Any] | None, str | None]:
     """``metadata.json`` of an official task folder: (data, None), (None, problem) or (None, None) when absent."""
     from json import JSONDecodeError
@@ -202,7 +225,7 @@ def task_problems(task: Task, *, decode: bool = True, dirs: tuple[str, ...] = RU
     """Everything that makes ``task`` unusable for a run (empty when it is fine).
 
     Containment of every file read, a readable metadata.json when there is one, and (``decode``)
-    every checkpoint and composite decoding within the image limits.
+    every checkpoint and composite decoding within the image limits and the video's first frame.
     """
     problems = containment_problems(task, dirs=dirs)
     if problems:
@@ -219,6 +242,10 @@ def task_problems(task: Task, *, decode: bool = True, dirs: tuple[str, ...] = RU
                     problems.append(why)
         for p in task.stitched_assets:
             why = image_problem(p)
+            if why:
+                problems.append(why)
+        if task.video_path.exists() or task.video_path.is_symlink():
+            why = video_problem(task.video_path)
             if why:
                 problems.append(why)
     return problems
@@ -241,4 +268,4 @@ def stitched_assets(task: Task) -> list[Path]:
 
 
 __all__ = ["inside", "link_problem", "scan_dir", "image_problem", "read_metadata", "containment_problems",
-           "task_problems", "stitched_assets", "RUN_DIRS"]
+           "task_problems", "stitched_assets", "video_problem", "RUN_DIRS"]
