@@ -7,6 +7,10 @@ and the crash-safety rules of the local executor hold unchanged.
 
 Without ``--ray-address`` a local Ray is started with as many CPUs as workers; with one, the
 run joins that cluster (``ray start --head`` on one node, ``ray start --address=...`` on others).
+
+``--max-cost`` is one budget for the run, as with the local executor: one actor holds it and every
+worker's models ask it before each call (``RayBudget``), so the run overshoots by at most the calls
+in flight on the other workers when it runs out.
 """
 
 from __future__ import annotations
@@ -29,16 +33,63 @@ def _import_ray() -> Any:
     return ray
 
 
+class _BudgetActor:
+    """The run's ``Budget``, held by one actor (wrapped by ray.remote at run time)."""
+
+    def __init__(self, max_usd: float | None) -> None:
+        from ..models.pricing import Budget
+
+        self.budget = Budget(max_usd)
+
+    def allow(self) -> bool:
+        return self.budget.allow()
+
+    def charge(self, cost_usd: float | None) -> None:
+        self.budget.charge(cost_usd)
+
+    def state(self) -> dict[str, Any]:
+        return self.budget.as_dict()
+
+
+class RayBudget:
+    """What a worker's models see of the run's budget: ``models.pricing.Budget``'s interface, its state in
+    the shared ``_BudgetActor``."""
+
+    def __init__(self, actor: Any, max_usd: float | None) -> None:
+        self.actor = actor
+        self.max_usd = max_usd
+
+    def allow(self) -> bool:
+        return bool(_import_ray().get(self.actor.allow.remote()))
+
+    def charge(self, cost_usd: float | None) -> None:
+        _import_ray().get(self.actor.charge.remote(cost_usd))
+
+    def as_dict(self) -> dict[str, Any]:
+        return _import_ray().get(self.actor.state.remote())
+
+    @property
+    def spent(self) -> float:
+        return float(self.as_dict()["spent_usd"])
+
+    @property
+    def exhausted(self) -> bool:
+        return self.max_usd is not None and self.spent >= self.max_usd
+
+
 class _Worker:
     """The actor body (wrapped by ray.remote at run time so importing this module needs no Ray)."""
 
-    def __init__(self, cfg: Any):
+    def __init__(self, cfg: Any, budget: Any = None):
         from ..protocols import get_protocol
         from .evaluate import BrowserBox, make_components
 
         self.cfg = cfg
         self.protocol = get_protocol(cfg.protocol)
-        self.models = dict(zip(cfg.models, resolve_all(cfg)))
+        kwargs = dict(cfg.model_kwargs)
+        if budget is not None:  # the run's one budget, never one per worker
+            kwargs["budget"] = RayBudget(budget, cfg.options.max_cost_usd)
+        self.models = dict(zip(cfg.models, resolve_all(cfg, **kwargs)))
         self.components = make_components(cfg, self.protocol)
         self.components.check()
         self.box = BrowserBox()
@@ -73,8 +124,11 @@ async def run_on_ray(cfg: Any, units: list[tuple[Model, Task]], run: RunDir, pro
         started = True
     try:
         Worker = ray.remote(num_cpus=1, max_restarts=1, max_task_retries=0)(_Worker)
+        budget = None
+        if cfg.options.max_cost_usd is not None:
+            budget = ray.remote(num_cpus=0)(_BudgetActor).remote(cfg.options.max_cost_usd)
         n = max(1, min(cfg.workers, len(units) or 1))
-        actors = [Worker.remote(cfg) for _ in range(n)]
+        actors = [Worker.remote(cfg, budget) for _ in range(n)]
         spec_by_name = {m.name: spec for m, spec in zip_models(cfg)}
         queue = list(units)
         inflight: dict[Any, tuple[Any, Model, Task]] = {}
@@ -117,11 +171,12 @@ async def run_on_ray(cfg: Any, units: list[tuple[Model, Task]], run: RunDir, pro
             ray.shutdown()
 
 
-def resolve_all(cfg: Any) -> list[Model]:
-    """The run's models as the driver resolves them (the oracle with ``cfg.oracle_recipes``)."""
+def resolve_all(cfg: Any, **kwargs: Any) -> list[Model]:
+    """The run's models as the driver resolves them (the oracle with ``cfg.oracle_recipes``); ``kwargs``
+    default to ``cfg.model_kwargs``."""
     from .evaluate import resolve_models
 
-    return resolve_models(cfg, **cfg.model_kwargs)
+    return resolve_models(cfg, **(kwargs or cfg.model_kwargs))
 
 
 def zip_models(cfg: Any) -> list[tuple[Any, str]]:
