@@ -68,7 +68,7 @@ class Target(_Open):
 
 
 # --------------------------------------------------------------------------- checks
-# Typed, deterministic checks, routed to small functions in iwrbench.judge.checks.
+# Typed, deterministic checks, routed to small functions in iwrbench.checks.author.
 
 
 class TextVisible(_Closed):
@@ -120,7 +120,7 @@ Check = Annotated[
 
 # --------------------------------------------------------------------------- evidence
 # What the judge requires of a step, recorded on the source but stated in terms of what a person sees
-# (see iwrbench.judge.evidence). Derived DOM facts (role counts, ARIA states, URLs) are kept as
+# (see iwrbench.checks.evidence). Derived DOM facts (role counts, ARIA states, URLs) are kept as
 # ``Action.info`` and only reported; checks a recipe author wrote stay in ``Action.checks`` and decide.
 
 

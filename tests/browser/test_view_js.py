@@ -6,7 +6,7 @@ import pytest
 from iwrbench.browser.core import new_context
 from iwrbench.browser.server import StaticServer
 from iwrbench.browser.view import VIEW_JS, read_view
-from iwrbench.judge.view import View
+from iwrbench.checks.view import View
 
 PAGE = """<!doctype html><html><head><style>
 body{margin:0;font:16px sans-serif}

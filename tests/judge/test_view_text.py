@@ -3,8 +3,8 @@
 import numpy as np
 from PIL import Image, ImageDraw
 
-from iwrbench.judge import change as chg
-from iwrbench.judge.view import Frag, View, contains_phrase, quoted_phrases, tokens
+from iwrbench.checks import change as chg
+from iwrbench.checks.view import Frag, View, contains_phrase, quoted_phrases, tokens
 
 
 def frag(t, x, y, w=None, h=16, k="text", e=False, b=0):

@@ -124,7 +124,7 @@ def test_probe_mirror_of():
 def test_still_allows_a_trace_only():
     import numpy as np
 
-    from iwrbench.judge import change as chg
+    from iwrbench.checks import change as chg
 
     g = np.zeros((45, 80), dtype=bool)
     assert chg.still(g).passed

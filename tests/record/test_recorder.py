@@ -8,7 +8,7 @@ import pytest
 
 from iwrbench.errors import RecordError
 from iwrbench.record.recipe import load_recipe
-from iwrbench.judge.evidence import decisive
+from iwrbench.checks.evidence import decisive
 from iwrbench.record.recorder import record
 from iwrbench.record.video import probe
 from iwrbench.tasks import load_task

@@ -8,7 +8,7 @@ submit/button their label. Markup does not matter: the same words read the same 
 ``<li>``, a ``<div>`` or three nested ``<span>``s.
 
 The page returns fragments (one per text node, or per word when a text node is only partly inside the
-viewport) with their boxes; :mod:`iwrbench.judge.view` groups them into lines as a reader would.
+viewport) with their boxes; :mod:`iwrbench.checks.view` groups them into lines as a reader would.
 """
 
 from __future__ import annotations

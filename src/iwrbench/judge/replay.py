@@ -22,11 +22,11 @@ from ..errors import InfraError
 from ..protocols import Protocol
 from ..records import Action, AssertionResult, Evidence, EvidenceResult, ProbeResult, StepResult, Task
 from .act import execute
-from .change import required as change_required
-from .checks import evaluate_all
-from .evidence import decides, judge_change, judge_still, judge_texts, judge_typed
+from ..checks.change import required as change_required
+from ..checks.author import evaluate_all
+from ..checks.evidence import decides, judge_change, judge_still, judge_texts, judge_typed
 from .ground import NEEDS_TARGET, LlmGrounder, ground
-from .view import View
+from ..checks.view import View
 
 #: (action, screenshot before, screenshot after) -> (passed or None if not judged, raw reply)
 AssertionJudge = Callable[[Action, bytes, bytes], Awaitable[tuple[bool | None, str]]]

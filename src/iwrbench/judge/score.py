@@ -21,9 +21,9 @@ from ..errors import ComponentMissing, InfraError, TaskError
 from ..models.base import GenerationOptions
 from ..protocols import Protocol
 from ..records import Evidence, Task, TaskResult, TextEvidence, VisualScores
-from .evidence import change_of, empty_change
+from ..checks.evidence import change_of, empty_change
 from .replay import Limits, replay
-from .view import quoted_phrases
+from ..checks.view import quoted_phrases
 
 
 _OCR_SLOTS = threading.BoundedSemaphore(max(1, os.cpu_count() or 1))
@@ -138,8 +138,8 @@ def infer_evidence(task: Task, ocr: Any) -> tuple[dict[int, Evidence], str | Non
     assertion quotes are classified by OCR of the two checkpoints (appeared, disappeared, stayed).
     Returns (evidence by step, a refusal reason when an asserted step would be left with none).
     """
-    from ..judge.evidence import decisive
-    from ..judge.view import _Stream, tokens as _tokens
+    from ..checks.evidence import decisive
+    from ..checks.view import _Stream, tokens as _tokens
 
     out: dict[int, Evidence] = {}
     ocr_cache: dict[int, _Stream] = {}

@@ -1,7 +1,7 @@
 """``iwr record``: run a recipe on its source site and write a complete task folder.
 
 Pass 1 records the video, assets, checkpoints, targets (with a crop of each) and what a person sees
-before and after every action; from that, each step's *evidence* (see ``iwrbench.judge.evidence``):
+before and after every action; from that, each step's *evidence* (see ``iwrbench.checks.evidence``):
 the assertion's quoted phrases and the texts that appeared or disappeared, and where the screen
 changed. Pass 2 replays the recipe with another random seed: evidence that does not hold there too is
 dropped, because it depends on chance (or the clock) and no model could know it from the video.
@@ -31,10 +31,10 @@ from ..browser.settle import RequestTracker, settle, screenshot
 from ..browser.view import read_view
 from ..errors import RecordError
 from ..fileio import make_temp_dir, replace_dir
-from ..judge.checks import derive_info, evaluate_all
-from ..judge.evidence import (change_agrees, change_of, decisive, derive_texts, empty_change, judge_still,
+from ..checks.author import derive_info, evaluate_all
+from ..checks.evidence import (change_agrees, change_of, decisive, derive_texts, empty_change, judge_still,
                               judge_text)
-from ..judge.view import View, contains_phrase, quoted_phrases
+from ..checks.view import View, contains_phrase, quoted_phrases
 from ..records import (
     SCHEMA_VERSION,
     Action,

@@ -1,6 +1,6 @@
 """Evidence that a step did what the recording shows, in terms of what a person sees.
 
-Recorded on the source (``derive_texts`` over two :class:`~iwrbench.judge.view.View`s, the visual change
+Recorded on the source (``derive_texts`` over two :class:`~iwrbench.checks.view.View`s, the visual change
 of the checkpoints) and judged on any page with the same functions (``judge_texts``, ``judge_change``,
 ``judge_typed``), so the source cannot disagree with itself and a page with other markup is judged by
 what it shows:
@@ -8,7 +8,7 @@ what it shows:
 - a phrase the assertion quotes, classified on the source as appearing, disappearing or staying on
   screen; then phrases that appeared or disappeared with the action (visible text only, counted, so
   "absent before and present after" is required, not mere presence);
-- where the recording visibly changed, the page must change near there too (``judge.change``);
+- where the recording visibly changed, the page must change near there too (``checks.change``);
 - a typed text must itself be visible afterwards.
 
 Role counts, ARIA states, URLs, ids and classes are never evidence: a model cannot know them from the

@@ -1,6 +1,6 @@
 """Checks a recipe author wrote (``checks:``): typed data routed to small functions.
 
-Text checks read what a person sees (:class:`iwrbench.judge.view.View`: text rendered inside the
+Text checks read what a person sees (:class:`iwrbench.checks.view.View`: text rendered inside the
 viewport, not hidden, transparent or covered), never ``body.innerText``. The other kinds (role counts,
 ARIA states, URL, field values) read the DOM snapshot ``iwrbench.browser.dom.STATE_JS``; they decide a
 step only when an author wrote them, because a model cannot know the source's markup from the video.
