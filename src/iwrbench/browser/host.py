@@ -1,6 +1,6 @@
 """Serve a page for the browser: a folder on a fresh loopback port, a server command, or a URL.
 
-A ``serve_command`` only ever comes from a recipe we trust (``record.recorder.resolve_source``
+A ``serve_command`` only ever comes from a recipe we trust (``sources.resolve_source``
 for a bundled recipe or one given with ``--oracle-recipes``), never from a task folder.
 """
 
@@ -9,30 +9,15 @@ from __future__ import annotations
 import contextlib
 import shlex
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from ..sources import free_port, run_server
+from ..sources import PageBundle, free_port, run_server  # noqa: F401 (PageBundle re-exported)
 from .core import origin_of
 from .server import StaticServer
 
 #: Where the judge serves the task's ``assets/`` on the page's own origin.
 ASSETS_URL_PREFIX = "/__iwr_assets__/"
-
-
-@dataclass
-class PageBundle:
-    """What the judge serves: ``root`` as the web root and ``entry`` (may carry ?query/#hash)."""
-
-    root: Path
-    entry: str = "index.html"
-    #: a command that serves the page itself (pypi sources): {port} {python} {data} are filled in
-    serve_command: str | None = None
-    data: Path | None = None
-    python: Path | None = None
-    #: an already running page elsewhere on loopback (``url`` sources), served as is
-    url: str | None = None
 
 
 def _stays_in_parent(d: Path) -> bool:

@@ -16,8 +16,6 @@ import asyncio
 import gzip
 import json
 import shutil
-import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +24,7 @@ from typing import Any, Callable
 from .. import __version__
 from ..browser.core import launch_browser, new_context
 from ..browser.dom import DESCRIBE_JS, ELEMENT_STATE_JS, STATE_JS
-from ..browser.host import PageBundle, host
+from ..browser.host import host
 from ..browser.settle import RequestTracker, settle, screenshot
 from ..browser.view import read_view
 from ..errors import RecordError
@@ -43,11 +41,10 @@ from ..records import (
     Evidence,
     Probe,
     RecordingDetails,
-    SourceSpec,
     Target,
     Task,
 )
-from ..sources import cache_root, fetch_npm, pypi_env
+from ..sources import ResolvedSource, resolve_source
 from .assets import AssetSniffer, render_composites, write_assets
 from .recipe import Recipe, RecipeAction, RecipeProbe
 from .video import Timeline, encode
@@ -67,62 +64,6 @@ OTHER_SEED = 7919
 MAX_CROP_SHARE = 0.25
 
 Progress = Callable[[str], None]
-
-
-@dataclass
-class ResolvedSource:
-    bundle: PageBundle
-    spec: SourceSpec
-    site_dir: Path | None = None  # a folder to copy into reference/site
-    label: str = ""
-
-
-def resolve_source(recipe: Recipe) -> ResolvedSource:
-    src = recipe.source
-    if src.url:
-        return ResolvedSource(PageBundle(root=Path("."), url=src.url), SourceSpec(kind="url", url=src.url), None, src.url)
-    if src.site:
-        d = (recipe.base_dir / src.site).resolve()
-        page = src.page or "index.html"
-        if not d.is_dir():
-            raise RecordError(f"source.site: folder {d} does not exist")
-        if not (d / page.split("?")[0].split("#")[0]).is_file():
-            raise RecordError(f"source.site: {d} has no {page}")
-        return ResolvedSource(PageBundle(root=d, entry=page), SourceSpec(kind="site", site="site", page=page), d,
-                              f"site:{d.name}")
-    if src.npm:
-        n = src.npm
-        pkg, digest = fetch_npm(n.package, n.version, n.sha256)
-        root = (pkg / n.root).resolve()
-        if not root.is_dir():
-            raise RecordError(f"source.npm.root: {n.root} is not a folder of {n.package}@{n.version}")
-        spec = SourceSpec(kind="npm", package=n.package, version=n.version, sha256=digest, root=n.root, page=n.page)
-        return ResolvedSource(PageBundle(root=root, entry=n.page), spec, None, f"npm:{n.package}@{n.version}/{n.root}")
-    p = src.pypi
-    assert p is not None
-    python = pypi_env(p.package, p.version, p.extra)
-    data_path = None
-    if p.data:
-        given = (recipe.base_dir / p.data).resolve()
-        if not given.exists():
-            raise RecordError(f"source.pypi.data: {given} does not exist")
-        if given.suffix == ".py":  # a script that makes the data file
-            out_dir = cache_root() / "data" / recipe.id
-            out_dir.mkdir(parents=True, exist_ok=True)
-            res = subprocess.run([sys.executable, str(given), str(out_dir)], capture_output=True, text=True, timeout=300)
-            if res.returncode != 0:
-                raise RecordError(f"source.pypi.data: {given.name} failed: {(res.stderr or '').strip().splitlines()[-1:]}")
-            made = sorted(p_ for p_ in out_dir.iterdir() if p_.is_file())
-            if not made:
-                raise RecordError(f"source.pypi.data: {given.name} wrote no file into its output folder")
-            data_path = made[0]
-        else:
-            data_path = given
-    spec = SourceSpec(kind="pypi", package=p.package, version=p.version, serve=p.serve, page=p.page,
-                      data=("data/" + data_path.name) if data_path else None)
-    bundle = PageBundle(root=data_path.parent if data_path else cache_root(), entry=p.page, serve_command=p.serve,
-                        data=data_path, python=python)
-    return ResolvedSource(bundle, spec, None, f"pypi:{p.package}=={p.version}")
 
 
 # --------------------------------------------------------------------------- one pass

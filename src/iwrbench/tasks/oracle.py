@@ -9,7 +9,7 @@ for people to read, and ignored here). The recipe is found by the task's id:
 2. among the bundled suites' recipes (``src/iwrbench/suites/<suite>/*.yaml``).
 
 The recipe's source is then resolved exactly as ``iwr record`` does
-(``record.recorder.resolve_source``): the site folder next to the recipe, the pinned npm
+(``sources.resolve_source``): the site folder next to the recipe, the pinned npm
 package, or the pypi package with the serve command written in the recipe. A task with no
 such recipe has no oracle: a one-line ``TaskError`` says to pass ``--oracle-recipes``.
 """
@@ -118,7 +118,7 @@ def oracle_bundle(task: Task, recipes: RecipePaths = None) -> PageBundle:
     Resolved once per recipe (and modification time) in a process: a pypi recipe's data script
     and package check do not run again for every unit.
     """
-    from ..record.recorder import resolve_source
+    from ..sources import resolve_source
 
     recipe = oracle_recipe(task, recipes)
     f = recipe.source_file

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-from .errors import RecordError
+from ..errors import RecordError
 
 
 def cache_root() -> Path:
