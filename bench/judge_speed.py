@@ -93,11 +93,11 @@ async def main_async(a: argparse.Namespace) -> int:
     from iwrbench.judge.score import JudgeComponents, judge_unit
     from iwrbench.protocols import get_protocol
     from iwrbench.tasks import load_suite
-    from iwrbench.tasks.oracle import oracle_bundle
+    from iwrbench.validate.oracle import oracle_bundle
 
     suite = a.suite
     if suite is None:
-        from iwrbench.suites.build import ensure_built
+        from iwrbench.validate.build import ensure_built
 
         suite = str(ensure_built("default"))
     tasks = load_suite(suite, only=a.task)

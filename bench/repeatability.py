@@ -36,7 +36,7 @@ async def animated_tasks(progress) -> list[tuple[object, Path]]:
     from iwrbench.record.recipe import load_recipe
     from iwrbench.sources import cache_root
     from iwrbench.tasks import load_task
-    from iwrbench.tasks.make import record_task_async
+    from iwrbench.validate.make import record_task_async
 
     out = []
     base = cache_root() / "bench" / "animated"
@@ -62,7 +62,7 @@ async def main_async(a: argparse.Namespace) -> int:
     from iwrbench.judge.score import JudgeComponents, judge_unit
     from iwrbench.protocols import get_protocol
     from iwrbench.tasks import load_suite
-    from iwrbench.tasks.oracle import oracle_bundle
+    from iwrbench.validate.oracle import oracle_bundle
 
     def say(m: str) -> None:
         print(m, file=sys.stderr, flush=True)
@@ -71,7 +71,7 @@ async def main_async(a: argparse.Namespace) -> int:
     if not a.no_suite:
         suite = a.tasks
         if suite is None:
-            from iwrbench.suites.build import ensure_built
+            from iwrbench.validate.build import ensure_built
 
             suite = str(ensure_built("default"))
         units += [(t, None, "suite") for t in load_suite(suite, only=a.task)]

@@ -95,7 +95,7 @@ def main() -> int:
     a = ap.parse_args()
     suite = a.suite
     if suite is None:
-        from iwrbench.suites.build import ensure_built
+        from iwrbench.validate.build import ensure_built
 
         suite = str(ensure_built("default"))
     rows = []

@@ -85,7 +85,7 @@ def test_help_names_the_defaults_asked_about(capsys):
 def _built_smoke_suite(cache: Path) -> Path:
     """A 'built' suite in the cache: the official demo task plus the smoke task todo-add-filter as its
     manifest says it was built from the current recipe (real files, no recording)."""
-    from iwrbench.suites.build import fingerprint, recipe_files
+    from iwrbench.suites.catalog import fingerprint, recipe_files
 
     tasks = cache / "suites" / "smoke" / "tasks"
     if tasks.exists():

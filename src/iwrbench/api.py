@@ -206,7 +206,7 @@ def record(recipe: Any, out: str | Path, *, validate: bool = True, passes: int =
     built in code can only be recorded with ``validate=False``). ``force`` replaces an existing
     non-empty ``out``.
     """
-    from .tasks.make import record_task
+    from .validate.make import record_task
 
     return record_task(recipe, Path(out), validate=validate, passes=passes, force=force, progress=progress).task
 

@@ -113,7 +113,7 @@ def print_leaderboard(summary: dict, title: str = "Leaderboard", console: Any = 
 
 def cmd_record(a: argparse.Namespace) -> int:
     from .record.recipe import load_recipe
-    from .tasks.make import record_task
+    from .validate.make import record_task
 
     recipe = load_recipe(a.recipe)
     out = Path(a.out)
@@ -134,7 +134,7 @@ def cmd_record(a: argparse.Namespace) -> int:
 def _validate(paths: list[Path], oracle: bool, recipes: list[Path] | None = None) -> int:
     import tempfile
 
-    from .tasks.validate import validate
+    from .validate.check import validate
 
     with tempfile.TemporaryDirectory(prefix="iwr-validate-") as tmp:
         results = validate(paths, oracle=oracle, work_dir=Path(tmp), oracle_recipes=recipes)
@@ -333,7 +333,7 @@ def cmd_run(a: argparse.Namespace) -> int:
 
 
 def _build_with_bar(name: str, jobs: int | None, force: bool, only: list[str] | None = None):
-    from .suites.build import build_suite
+    from .validate.build import build_suite
 
     bar = _Bar(f"building suite {name}")
     with bar:
@@ -354,13 +354,13 @@ def _build_with_bar(name: str, jobs: int | None, force: bool, only: list[str] | 
 
 
 def cmd_suite(a: argparse.Namespace) -> int:
-    from .suites.build import tasks_dir
+    from .suites.catalog import tasks_dir
 
     if a.suite_cmd == "build":
         _build_with_bar(a.name, a.jobs, a.force, a.task or None)
         return 0
     if a.suite_cmd == "path":
-        from .suites.build import recipes_dir
+        from .suites.catalog import recipes_dir
 
         recipes_dir(a.name)
         print(tasks_dir(a.name))

@@ -134,7 +134,7 @@ def _chromium_children(pid: int) -> list[int]:
 def test_browser_crash_is_retried_as_ours(counter_task, tmp_path):
     """Kill our Chromium in the middle of judging: the unit is retried on a new browser."""
     from iwrbench.judge.score import JudgeComponents
-    from iwrbench.models.baselines import OracleModel
+    from iwrbench.validate.oracle import OracleModel
     from iwrbench.protocols import OFFLINE
     from iwrbench.runs.evaluate import BrowserBox, run_unit
     from iwrbench.models.base import GenerationOptions

@@ -17,7 +17,7 @@ from iwrbench.generate.frames import sample_frames, task_anchors
 from iwrbench.record.recipe import load_recipe
 from iwrbench.record.video import CUE_RGB
 from iwrbench.tasks import load_task
-from iwrbench.tasks.make import record_task
+from iwrbench.validate.make import record_task
 
 SITE = """<!doctype html><html><head><style>
 body{font:16px sans-serif;margin:20px;background:#fafafa;color:#222}

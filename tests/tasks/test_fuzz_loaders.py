@@ -91,7 +91,7 @@ def test_recipe_text(tmp_path, text):
 
 def test_corrupt_video_and_images_are_named(tmp_path):
     from iwrbench.generate import sample_frames
-    from iwrbench.tasks.validate import check_files
+    from iwrbench.validate.check import check_files
 
     d = _folder(tmp_path)
     (d / "task.json").write_text((FIX / "data.jsonl").read_text().splitlines()[1])

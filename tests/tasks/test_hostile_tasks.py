@@ -202,9 +202,9 @@ def test_validate_and_run_with_a_serve_command_run_nothing(tmp_path):
 
 
 def test_an_id_matching_a_bundled_recipe_gets_our_source_not_the_folder_s(tmp_path):
-    from iwrbench.suites.build import HERE
+    from iwrbench.suites.catalog import HERE
     from iwrbench.tasks import load_task
-    from iwrbench.tasks.oracle import oracle_bundle
+    from iwrbench.validate.oracle import oracle_bundle
 
     d = make_task(tmp_path, "todo-add-filter")
     (d / "reference").mkdir()

@@ -21,7 +21,7 @@ actions:
 
 def test_a_pypi_extra_reaches_the_oracle(tmp_path, monkeypatch):
     from iwrbench.sources import resolve
-    from iwrbench.tasks.oracle import oracle_bundle
+    from iwrbench.validate.oracle import oracle_bundle
 
     installs = []
 

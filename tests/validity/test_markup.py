@@ -279,7 +279,7 @@ async def test_verification_rejects_a_mutant_that_changed_looks(browser, mini_ta
     """A rewriting that renames the CSS but not the markup loses the styles: not verified."""
     from iwrbench.browser.core import origin_of
     from iwrbench.tasks.load import load_task
-    from iwrbench.tasks.validate import MAX_DIFF_SHARE
+    from iwrbench.validate.check import MAX_DIFF_SHARE
 
     class CssOnly(Rewriter):
         def html(self, text, *, shim=None, fragment=False):

@@ -1,8 +1,7 @@
 """Baseline models that need no API: they bound what the judge's numbers mean.
 
-- ``oracle``: the task's own source site, served from the recipe it was recorded from (bundled,
-  or given with ``recipes=`` / ``--oracle-recipes``; never from the task folder); must score
-  IFS 100, which proves the judge and the task
+- ``oracle`` (``iwrbench.validate.oracle.OracleModel``, registered by name: it needs the recipes
+  and sits above the stages): the task's own source site; must score IFS 100
 - ``blank``: an empty page (must score near 0)
 - ``screenshot``: a static picture of the first video frame (how much a picture alone earns)
 - ``slideshow``: the video's frames, advancing on any click, key or wheel (how far pixels can
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import limits
-from ..errors import IwrError, ModelError, TaskError
+from ..errors import ModelError, TaskError
 from ..records import GenerationInfo, Task
 from .base import Generation, GenerationOptions, PageBundle
 
@@ -73,39 +72,6 @@ class BlankModel(_Baseline):
     async def generate(self, task: Task, out_dir: Path, options: GenerationOptions) -> Generation:
         page = _write(out_dir, "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title></title></head><body></body></html>\n")
         return Generation("ok", page, GenerationInfo())
-
-
-class OracleModel(_Baseline):
-    """The source site of each task, from its recipe: the bundled suites' recipes, and ``recipes``
-    (folders of recipes or recipe files, looked at first) for tasks recorded elsewhere."""
-
-    name = "oracle"
-
-    def __init__(self, recipes: Any = None, **_: Any):
-        self.recipes = [Path(r) for r in ([recipes] if isinstance(recipes, (str, Path)) else recipes or [])]
-
-    def describe(self) -> dict[str, Any]:
-        d = super().describe()
-        if self.recipes:
-            d["recipes"] = [str(p.expanduser().resolve()) for p in self.recipes]
-        return d
-
-    async def generate(self, task: Task, out_dir: Path, options: GenerationOptions) -> Generation:
-        from ..tasks.oracle import oracle_bundle, oracle_description
-
-        def resolve() -> tuple[Any, dict]:
-            return oracle_bundle(task, self.recipes), oracle_description(task, self.recipes)
-
-        try:
-            bundle, desc = await asyncio.to_thread(resolve)
-        except IwrError as e:
-            return Generation("generation_error", None, GenerationInfo(), error=f"oracle: {e}")
-        out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / "ORACLE.json").write_text(json.dumps(desc, indent=1))
-        entry = (bundle.root / bundle.entry.split("?")[0].split("#")[0]) if not bundle.url else None
-        if entry is not None and entry.is_file() and entry.stat().st_size < 2_000_000:
-            shutil.copy2(entry, out_dir / "index.html")
-        return Generation("ok", bundle, GenerationInfo())
 
 
 class ScreenshotModel(_Baseline):
@@ -263,5 +229,5 @@ def copy_page_folder(src: Path, dst: Path) -> None:
         raise PageFolderError(f"{getattr(e, 'filename', None) or src}: cannot copy ({e.strerror or e.__class__.__name__})") from None
 
 
-__all__ = ["BlankModel", "OracleModel", "ScreenshotModel", "SlideshowModel", "ReplayModel", "video_frames",
+__all__ = ["BlankModel", "ScreenshotModel", "SlideshowModel", "ReplayModel", "video_frames",
            "copy_page_folder", "PageFolderError"]

@@ -17,7 +17,7 @@ PROVIDERS: dict[str, str] = {
 
 #: names that need no argument
 BASELINES: dict[str, str] = {
-    "oracle": "iwrbench.models.baselines:OracleModel",
+    "oracle": "iwrbench.validate.oracle:OracleModel",  # above the stages: it needs the recipes
     "blank": "iwrbench.models.baselines:BlankModel",
     "screenshot": "iwrbench.models.baselines:ScreenshotModel",
     "slideshow": "iwrbench.models.baselines:SlideshowModel",

@@ -126,7 +126,7 @@ def make_components(cfg: EvalConfig, protocol: Protocol) -> JudgeComponents:
 
 def resolve_models(cfg: EvalConfig, **kwargs: Any) -> list[Model]:
     """The run's models; the oracle gets ``cfg.oracle_recipes``."""
-    from ..models.baselines import OracleModel
+    from ..validate.oracle import OracleModel
 
     models = [resolve_model(m, cfg.options, **kwargs) for m in cfg.models]
     for m in models:
@@ -255,7 +255,7 @@ async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> d
 
         kwargs.setdefault("budget", Budget(cfg.options.max_cost_usd))
     if cfg.oracle_recipes:
-        from ..tasks.oracle import explicit_recipes
+        from ..validate.oracle import explicit_recipes
 
         explicit_recipes(cfg.oracle_recipes)  # a wrong --oracle-recipes is an error before any work
     models = resolve_models(cfg, **kwargs)

@@ -8,7 +8,7 @@ import json
 from collections import Counter
 
 from ..tasks import load_suite
-from .build import tasks_dir
+from .catalog import tasks_dir
 
 
 def suite_stats(tasks: list) -> dict:
@@ -32,7 +32,7 @@ def suite_stats(tasks: list) -> dict:
 def _built_tasks(name: str) -> list:
     """The built tasks of bundled suite ``name``; a one-line ``IwrError`` saying how to build it when none are."""
     from ..errors import IwrError
-    from .build import recipes_dir
+    from .catalog import recipes_dir
 
     recipes_dir(name)  # an unknown suite names the bundled ones
     d = tasks_dir(name)
@@ -93,7 +93,7 @@ def suite_listing(name: str) -> list[dict]:
     ``built`` (up to date), ``outdated`` (built from an older recipe, site or recorder; rebuilt by the
     next build), ``excluded`` (its last build failed validation; ``reason`` says why) or ``not built``."""
     from ..record.recipe import load_recipe
-    from .build import build_root, fingerprint, recipe_files
+    from .catalog import build_root, fingerprint, recipe_files
 
     manifest_f = build_root(name) / "manifest.json"
     try:
@@ -125,7 +125,7 @@ def print_listing(name: str | None) -> int:
     """``iwr suite list``: the bundled suites (no name) or one suite's tasks, as tables."""
     from rich.table import Table
 
-    from .build import suites
+    from .catalog import suites
 
     con = _console()
     if name is None:
@@ -168,7 +168,7 @@ def escape(text: str) -> str:
 def suite_table(name: str) -> str:
     """A Markdown table of a suite from its recipes (no build needed)."""
     from ..record.recipe import load_recipe
-    from .build import recipe_files
+    from .catalog import recipe_files
 
     rows = ["| task | domain | V | L | actions | assertions | source | licence |", "|---|---|---|---|---|---|---|---|"]
     recipes = [load_recipe(f) for f in recipe_files(name)]

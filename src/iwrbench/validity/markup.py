@@ -1727,7 +1727,7 @@ def source_server(task: Any, recipes: Any = None) -> Iterator[tuple[Path | None,
     The source is the task's oracle: served from the recipe it was recorded from (the bundled
     suites' recipes, or ``recipes``), never from the task folder."""
     from ..browser.host import host
-    from ..tasks.oracle import oracle_bundle
+    from ..validate.oracle import oracle_bundle
 
     src = oracle_bundle(task, recipes)
     if src.serve_command or src.url:
@@ -1817,7 +1817,7 @@ class Drive:
     def evaluate(self, task: Any, limit: float, control: "Drive | None" = None) -> "Drive":
         """Compare every screenshot with its checkpoint (with the control's screenshot where the
         control itself did not reproduce the checkpoint); the first failure (visual or action) decides."""
-        from ..tasks.validate import diff_share
+        from ..validate.check import diff_share
 
         self.failed_at, self.reason = None, ""
         for i in sorted(self.shots):
@@ -1857,8 +1857,8 @@ class Drive:
 
 
 def load_recipe(task: Any, recipes: Any = None) -> Any:
-    """The recipe ``task`` was recorded from (bundled suites, or ``recipes``; see tasks.oracle)."""
-    from ..tasks.oracle import oracle_recipe
+    """The recipe ``task`` was recorded from (bundled suites, or ``recipes``; see validate.oracle)."""
+    from ..validate.oracle import oracle_recipe
 
     return oracle_recipe(task, recipes)
 
@@ -1981,7 +1981,7 @@ async def _task_units(browser: Any, task: Any, out: Path, mutations: tuple[str, 
                       progress: Progress | None, *, hold: bool = False, recipes: Any = None) -> list[Verdict]:
     from ..browser.core import origin_of
     from ..judge.score import judge_unit
-    from ..tasks.validate import MAX_DIFF_SHARE
+    from ..validate.check import MAX_DIFF_SHARE
 
     n = len(task.action_sequence)
     say = progress or (lambda _m: None)

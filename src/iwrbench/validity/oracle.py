@@ -23,7 +23,7 @@ Progress = Callable[[str], None]
 async def run_async(tasks_dir: Path, out_dir: Path, *, only: list[str] | None = None,
                     progress: Progress | None = None, recipes: list[Path] | None = None) -> list[Verdict]:
     from ..browser.host import PageBundle
-    from ..tasks.oracle import oracle_bundle
+    from ..validate.oracle import oracle_bundle
 
     tasks = load_suite(tasks_dir, only=only, require_video=False)
     out: list[Verdict] = []

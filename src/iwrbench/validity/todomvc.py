@@ -787,7 +787,7 @@ async def run_async(tasks_dir: Path | None, out_dir: Path, *, only: list[str] | 
     want_tasks = want_tasks or list(TASK_IDS)
     names = want_impls or names
     if tasks_dir is None:
-        from ..suites.build import tasks_dir as suite_tasks
+        from ..suites.catalog import tasks_dir as suite_tasks
 
         tasks_dir = suite_tasks("default")
     tasks = _load_tasks(Path(tasks_dir), want_tasks, progress)

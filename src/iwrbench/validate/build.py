@@ -1,6 +1,6 @@
 """``iwr suite build``: record every recipe of a bundled suite into the cache and validate it.
 
-A suite is a folder of recipes in this package (``suites/<name>/*.yaml``); its built tasks live
+A suite is a folder of recipes in the package (``suites/<name>/*.yaml``, listed by ``suites.catalog``); its built tasks live
 in ``$IWR_CACHE/suites/<name>/tasks/<task_id>/``. A task is rebuilt only when its fingerprint
 (recipe text, the files of its own site, the recorder's version) changed. A task whose oracle
 does not pass validation on two consecutive recordings is left out, and the build says why.
@@ -8,7 +8,6 @@ does not pass validation on two consecutive recordings is left out, and the buil
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -19,55 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import IwrError
-from ..sources import cache_root
-
-#: bump when the recorder's output changes, so cached suites are rebuilt
-RECORDER_VERSION = "6"
-HERE = Path(__file__).parent
-
-
-def suites() -> list[str]:
-    return sorted(d.name for d in HERE.iterdir() if d.is_dir() and any(d.glob("*.yaml")))
-
-
-def recipes_dir(name: str) -> Path:
-    d = HERE / name
-    if not d.is_dir() or not any(d.glob("*.yaml")):
-        raise IwrError(f"unknown suite {name!r}; bundled suites: {', '.join(suites())}")
-    return d
-
-
-def build_root(name: str) -> Path:
-    return cache_root() / "suites" / name
-
-
-def tasks_dir(name: str) -> Path:
-    return build_root(name) / "tasks"
-
-
-def recipe_files(name: str) -> list[Path]:
-    return sorted(recipes_dir(name).glob("*.yaml"))
-
-
-def fingerprint(recipe_path: Path) -> str:
-    from ..record.recipe import load_recipe
-
-    r = load_recipe(recipe_path)
-    h = hashlib.sha256()
-    h.update(RECORDER_VERSION.encode())
-    h.update(recipe_path.read_bytes())
-    if r.source.site:
-        site = (r.base_dir / r.source.site).resolve()
-        for f in sorted(site.rglob("*")):
-            if f.is_file() and not f.name.startswith("."):
-                h.update(str(f.relative_to(site)).encode())
-                h.update(f.read_bytes())
-    if r.source.pypi and r.source.pypi.data:
-        d = (r.base_dir / r.source.pypi.data).resolve()
-        if d.is_file():
-            h.update(d.read_bytes())
-    return h.hexdigest()[:20]
-
+from ..suites.catalog import build_root, fingerprint, recipe_files, tasks_dir
 
 @dataclass
 class BuildOutcome:
@@ -100,7 +51,7 @@ def _build_one(recipe_path: str, out: str, work: str) -> tuple[bool, str, int]:
 
     from ..record.recipe import load_recipe
     from ..record.recorder import record_async
-    from ..tasks.validate import validate_async
+    from .check import validate_async
 
     recipe = load_recipe(recipe_path)
     reason = ""

@@ -16,15 +16,19 @@ such recipe has no oracle: a one-line ``TaskError`` says to pass ``--oracle-reci
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import functools
+import json
+import shutil
 import threading
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..browser.host import PageBundle
 from ..errors import IwrError, TaskError
-from ..records import Task
+from ..models.base import Generation, GenerationOptions
+from ..records import GenerationInfo, Task
 
 RecipePaths = Sequence[str | Path] | str | Path | None
 
@@ -56,7 +60,7 @@ def _index(files: Iterable[Path], *, strict: bool) -> dict[str, Path]:
 @functools.lru_cache(maxsize=1)
 def bundled_recipes() -> dict[str, Path]:
     """Recipe id -> recipe file, over every bundled suite (read once per process)."""
-    from ..suites.build import recipe_files, suites
+    from ..suites.catalog import recipe_files, suites
 
     files: list[Path] = []
     for name in suites():
@@ -146,5 +150,39 @@ def oracle_description(task: Task, recipes: RecipePaths = None) -> dict:
     return out
 
 
-__all__ = ["oracle_bundle", "oracle_description", "oracle_recipe", "find_recipe", "bundled_recipes",
+# --------------------------------------------------------------------------- the oracle as a model
+
+
+class OracleModel:
+    """The source site of each task, from its recipe: the bundled suites' recipes, and ``recipes``
+    (folders of recipes or recipe files, looked at first) for tasks recorded elsewhere."""
+
+    name = "oracle"
+
+    def __init__(self, recipes: Any = None, **_: Any):
+        self.recipes = [Path(r) for r in ([recipes] if isinstance(recipes, (str, Path)) else recipes or [])]
+
+    def describe(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": "baseline", "name": self.name}
+        if self.recipes:
+            d["recipes"] = [str(p.expanduser().resolve()) for p in self.recipes]
+        return d
+
+    async def generate(self, task: Task, out_dir: Path, options: GenerationOptions) -> Generation:
+        def resolve() -> tuple[Any, dict]:
+            return oracle_bundle(task, self.recipes), oracle_description(task, self.recipes)
+
+        try:
+            bundle, desc = await asyncio.to_thread(resolve)
+        except IwrError as e:
+            return Generation("generation_error", None, GenerationInfo(), error=f"oracle: {e}")
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "ORACLE.json").write_text(json.dumps(desc, indent=1))
+        entry = (bundle.root / bundle.entry.split("?")[0].split("#")[0]) if not bundle.url else None
+        if entry is not None and entry.is_file() and entry.stat().st_size < 2_000_000:
+            shutil.copy2(entry, out_dir / "index.html")
+        return Generation("ok", bundle, GenerationInfo())
+
+
+__all__ = ["OracleModel", "oracle_bundle", "oracle_description", "oracle_recipe", "find_recipe", "bundled_recipes",
            "explicit_recipes", "no_recipe_message"]

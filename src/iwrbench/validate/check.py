@@ -2,7 +2,7 @@
 replayed by the judge scores IFS 100 and reproduces every visual checkpoint.
 
 The source site comes from the task's recipe (bundled, or given with ``--oracle-recipes``),
-never from the task folder: see ``iwrbench.tasks.oracle``.
+never from the task folder: see ``iwrbench.validate.oracle``.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from PIL import Image, UnidentifiedImageError
 
 from ..errors import IwrError, TaskError
 from ..records import Task
-from .files import containment_problems, image_problem, read_metadata
-from .load import load_task
+from ..tasks.files import containment_problems, image_problem, read_metadata
+from ..tasks.load import load_task
 
 #: a checkpoint "matches" when at most this share of pixels differs by more than PIXEL_TOL
 MAX_DIFF_SHARE = 0.01

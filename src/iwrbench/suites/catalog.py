@@ -1,0 +1,58 @@
+"""The bundled suites: folders of recipes in this package (``suites/<name>/*.yaml``) and where their built
+tasks live in the cache (``$IWR_CACHE/suites/<name>/tasks/<task_id>/``). Building them is
+``iwrbench.validate.build`` (it records and validates, so it sits above record and judge)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from ..errors import IwrError
+from ..sources import cache_root
+
+#: bump when the recorder's output changes, so cached suites are rebuilt
+RECORDER_VERSION = "6"
+HERE = Path(__file__).parent
+
+
+def suites() -> list[str]:
+    return sorted(d.name for d in HERE.iterdir() if d.is_dir() and any(d.glob("*.yaml")))
+
+
+def recipes_dir(name: str) -> Path:
+    d = HERE / name
+    if not d.is_dir() or not any(d.glob("*.yaml")):
+        raise IwrError(f"unknown suite {name!r}; bundled suites: {', '.join(suites())}")
+    return d
+
+
+def build_root(name: str) -> Path:
+    return cache_root() / "suites" / name
+
+
+def tasks_dir(name: str) -> Path:
+    return build_root(name) / "tasks"
+
+
+def recipe_files(name: str) -> list[Path]:
+    return sorted(recipes_dir(name).glob("*.yaml"))
+
+
+def fingerprint(recipe_path: Path) -> str:
+    from ..record.recipe import load_recipe
+
+    r = load_recipe(recipe_path)
+    h = hashlib.sha256()
+    h.update(RECORDER_VERSION.encode())
+    h.update(recipe_path.read_bytes())
+    if r.source.site:
+        site = (r.base_dir / r.source.site).resolve()
+        for f in sorted(site.rglob("*")):
+            if f.is_file() and not f.name.startswith("."):
+                h.update(str(f.relative_to(site)).encode())
+                h.update(f.read_bytes())
+    if r.source.pypi and r.source.pypi.data:
+        d = (r.base_dir / r.source.pypi.data).resolve()
+        if d.is_file():
+            h.update(d.read_bytes())
+    return h.hexdigest()[:20]
