@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from iwrbench.generate.cache import CachedClient, ResponseCache, default_cache_dir, request_key
+from iwrbench.models.cache import CachedClient, ResponseCache, default_cache_dir, request_key
 from iwrbench.models.chat import ChatReply, ChatRequest, ImagePart, Message, TextPart, Usage
 
 CLIENT = {"provider": "openai", "model": "m", "base_url": "http://127.0.0.1:1/v1"}

@@ -18,7 +18,7 @@ from PIL import Image
 from iwrbench.errors import ModelError
 from iwrbench.models.base import ASSETS_URL_PREFIX, GenerationOptions, Model, PLACEHOLDER_PREFIX
 from iwrbench.models.pricing import Budget
-from iwrbench.models.registry import resolve_model
+from iwrbench.generate.registry import resolve_model
 from fake_provider import FakeProviderServer, Scripted, frame_index_of, html_reply
 
 

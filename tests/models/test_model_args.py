@@ -8,7 +8,7 @@ import pytest
 from iwrbench.cli import _gen_options, build_parser, main
 from iwrbench.errors import IwrError
 from iwrbench.models.base import apply_model_args, parse_model_args
-from iwrbench.models.registry import resolve_model
+from iwrbench.generate.registry import resolve_model
 from fake_provider import FakeProviderServer
 
 

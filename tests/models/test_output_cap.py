@@ -8,7 +8,7 @@ import pytest
 
 from iwrbench.models.base import GenerationOptions
 from iwrbench.models.context import CAP_MARGIN, CapFit, fit_output_cap, read_limits
-from iwrbench.models.registry import resolve_model
+from iwrbench.generate.registry import resolve_model
 from fake_provider import LIMIT_WORDINGS, FakeProviderServer, Scripted, html_reply, prompt_tokens
 
 

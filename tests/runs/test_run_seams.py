@@ -84,7 +84,7 @@ def test_the_raw_reply_of_a_chat_model_is_in_its_report_page(tmp_path, monkeypat
     """A reply without a page is the model's failure, and what it said is shown on the unit's report page."""
     from fake_provider import FakeProviderServer, Scripted, write_synthetic_task
 
-    from iwrbench.models.registry import resolve_model
+    from iwrbench.generate.registry import resolve_model
     from iwrbench.report import write_reports
 
     monkeypatch.setenv("IWR_CACHE", str(tmp_path / "cache"))
@@ -125,7 +125,7 @@ def test_a_corrupt_task_video_is_a_task_error_for_every_model(how, tmp_path, mon
     not retried), whichever model the unit is for — never the model's generation_error, nor ours."""
     from fake_provider import FakeProviderServer, Scripted, html_reply, write_synthetic_task
 
-    from iwrbench.models.registry import resolve_model
+    from iwrbench.generate.registry import resolve_model
 
     monkeypatch.setenv("IWR_CACHE", str(tmp_path / "cache"))
     task = write_synthetic_task(tmp_path / "suite" / "t1", task_id="t1")

@@ -305,7 +305,7 @@ class _BlankThatBreaksTheTask:
         return {"kind": "test"}
 
     async def generate(self, task, out_dir, options):
-        from iwrbench.models.baselines import BlankModel
+        from iwrbench.generate.baselines import BlankModel
 
         cp = task.checkpoint(0)
         cp.write_bytes(cp.read_bytes()[:60])
@@ -582,7 +582,7 @@ def test_validate_names_escaping_files(tmp_path, outside):
 
 def test_replay_copy_keeps_inner_links_and_caps_the_folder(tmp_path, monkeypatch):
     from iwrbench import limits
-    from iwrbench.models.baselines import PageFolderError, copy_page_folder
+    from iwrbench.generate.baselines import PageFolderError, copy_page_folder
 
     src = tmp_path / "page"
     (src / "css").mkdir(parents=True)

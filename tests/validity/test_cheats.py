@@ -135,7 +135,7 @@ async def test_state_machine_and_texts_follow_events_not_input(browser, mini_tas
 
 def test_registered_as_baseline_models(mini_task, tmp_path):
     from iwrbench.models.base import GenerationOptions
-    from iwrbench.models.registry import known_models, resolve_model
+    from iwrbench.generate.registry import known_models, resolve_model
 
     task = _task(mini_task)
     for name in ("cheat-frames", "cheat-buttons", "cheat-text"):

@@ -1,10 +1,13 @@
-"""Generation inputs and outputs: frames, the versioned prompt, page extraction, the response cache.
+"""The generate stage: a model turns a task into a page.
 
-Nothing here calls a model; ``iwrbench.models`` does, through these pieces. Heavy imports
-(PyAV, Pillow) happen inside the functions that need them.
+Inputs and outputs (frames, the versioned prompt, page extraction), the models that generate
+(``llm.ChatModel`` over a provider's client from ``iwrbench.models``, the baselines) and the MODEL
+argument (``registry``). The response cache is ``iwrbench.models.cache`` (the judge's model-based
+parts use it too), re-exported here. Heavy imports (PyAV, Pillow) happen inside the functions that
+need them.
 """
 
-from .cache import CachedClient, ResponseCache, default_cache_dir, request_key
+from ..models.cache import CachedClient, ResponseCache, default_cache_dir, request_key
 from .extract import ExtractedPage, NoPageError, extract_page
 from .frames import Frame, VideoInfo, sample_frames, sample_times, video_info
 from .plan import dry_run, format_dry_run

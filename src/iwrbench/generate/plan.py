@@ -40,7 +40,7 @@ def dry_run(
             "model": model_spec, "tasks": len(tasks), "calls": 0, "cached": None, "images": 0,
             "est_input_tokens": 0, "est_cost_usd": 0.0, "worst_cost_usd": 0.0, "per_task": [],
         }
-    from ..models.registry import resolve_model
+    from ..generate.registry import resolve_model
 
     model = resolve_model(model_spec, options, **model_kwargs)
     per_task = [model.plan(t, options, check_cache=check_cache) for t in tasks]  # type: ignore[attr-defined]

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ModelError
-from ..models.base import GenerationOptions
+from ..models.base import GenerationOptions, effective_options, model_settings  # noqa: F401 (re-exported)
 from ..models.chat import ChatRequest, ImagePart, Message, TextPart
 from ..records import Task
 from .frames import fit_size, planned_frame_count, sample_frames, sample_times, task_anchors, video_info
@@ -52,10 +52,6 @@ from .frames import fit_size, planned_frame_count, sample_frames, sample_times, 
 PROMPTS: dict[str, str] = {"iwr-v1": "iwr-v1.txt"}
 DEFAULT_PROMPT = "iwr-v1"
 
-_OPTION_KEYS = (
-    "fps", "max_frames", "max_images", "max_image_side", "max_output_tokens",
-    "temperature", "timeout_s", "retries", "concurrency",
-)
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 _MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp", ".gif": "image/gif"}
 
@@ -96,41 +92,6 @@ def prompt_sha256(version: str = DEFAULT_PROMPT) -> str:
 
 
 # --------------------------------------------------------------------------- settings
-
-
-def model_settings(options: GenerationOptions, model: str | None = None) -> dict[str, Any]:
-    """``options.extra`` with the overrides for ``model`` applied (see the module docstring)."""
-    extra = dict(options.extra or {})
-    per_model = extra.pop("per_model", None) or {}
-    out = dict(extra)
-    if model:
-        names = [model]
-        if ":" in model:
-            names.insert(0, model.split(":", 1)[1])  # the bare name first, the full spec wins
-        for n in names:
-            out.update(per_model.get(n) or {})
-    return out
-
-
-def effective_options(
-    options: GenerationOptions,
-    model: str | None = None,
-    provider_defaults: dict[str, Any] | None = None,
-    overrides: dict[str, Any] | None = None,
-) -> GenerationOptions:
-    """``options`` with provider defaults (where unset), then per-model settings applied.
-
-    ``overrides`` (e.g. keyword arguments given when the model was created) win over both.
-    """
-    settings = {**model_settings(options, model), **(overrides or {})}
-    changes: dict[str, Any] = {}
-    for k, v in (provider_defaults or {}).items():
-        if k in _OPTION_KEYS and getattr(options, k) is None:
-            changes[k] = v
-    for k in _OPTION_KEYS:
-        if k in settings:
-            changes[k] = settings[k]
-    return dataclasses.replace(options, **changes) if changes else options
 
 
 def frame_budget(options: GenerationOptions, n_composites: int) -> int:

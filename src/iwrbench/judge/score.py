@@ -61,7 +61,7 @@ class JudgeComponents:
                 c.missing.append(f"{protocol.id} needs a judge model for the LLM grounder and the multimodal judges "
                                  "(--judge-model openai:NAME or anthropic:NAME)")
             else:
-                from ..models.registry import resolve_chat_client
+                from ..models.clients import resolve_chat_client
 
                 try:
                     kw = {"base_url": judge_base_url} if judge_base_url else {}

@@ -137,15 +137,8 @@ class AnthropicClient(HttpChatClient):
         )
 
 
-def create(
-    name: str,
-    options: GenerationOptions | None = None,
-    base_url: str | None = None,
-    api_key: str | None = None,
-    **kwargs: Any,
-):
-    """``anthropic:NAME`` as a Model (``iwrbench.models.llm.ChatModel``); see ``openai.create``."""
-    from .llm import build_chat_model
+def client_factory(name: str, base_url: str | None = None, api_key: str | None = None):
+    """How ``anthropic:NAME``'s client is made from a model's settings (``models.clients.make_client``)."""
 
     def client(settings: dict[str, Any], options: GenerationOptions, retry: RetryPolicy) -> AnthropicClient:
         return AnthropicClient(
@@ -160,4 +153,4 @@ def create(
             price=price_for(name, settings),
         )
 
-    return build_chat_model("anthropic", name, client, options=options, provider_defaults=PROVIDER_DEFAULTS, **kwargs)
+    return client

@@ -6,6 +6,7 @@ entry path in it. Models never judge; the judge never generates.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -43,6 +44,54 @@ class GenerationOptions:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+#: ``GenerationOptions`` fields a model's settings may override (``extra``, ``per_model``, keyword arguments)
+OPTION_KEYS = (
+    "fps", "max_frames", "max_images", "max_image_side", "max_output_tokens",
+    "temperature", "timeout_s", "retries", "concurrency",
+)
+#: settings that are not GenerationOptions fields but change how a model is asked or billed
+SETTING_KEYS = (
+    "frame_format", "body", "price_in", "price_out", "max_tokens_param", "send_temperature",
+    "image_detail", "anthropic_version", "stream", "cache", "retry_base_s", "retry_max_s", "max_retry_after_s",
+)
+
+
+def model_settings(options: GenerationOptions, model: str | None = None) -> dict[str, Any]:
+    """``options.extra`` with the overrides for ``model`` applied (``extra["per_model"][MODEL]``, the bare name first,
+    the full spec winning; see ``iwrbench.generate.prompt``)."""
+    extra = dict(options.extra or {})
+    per_model = extra.pop("per_model", None) or {}
+    out = dict(extra)
+    if model:
+        names = [model]
+        if ":" in model:
+            names.insert(0, model.split(":", 1)[1])  # the bare name first, the full spec wins
+        for n in names:
+            out.update(per_model.get(n) or {})
+    return out
+
+
+def effective_options(
+    options: GenerationOptions,
+    model: str | None = None,
+    provider_defaults: dict[str, Any] | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> GenerationOptions:
+    """``options`` with provider defaults (where unset), then per-model settings applied.
+
+    ``overrides`` (e.g. keyword arguments given when the model was created) win over both.
+    """
+    settings = {**model_settings(options, model), **(overrides or {})}
+    changes: dict[str, Any] = {}
+    for k, v in (provider_defaults or {}).items():
+        if k in OPTION_KEYS and getattr(options, k) is None:
+            changes[k] = v
+    for k in OPTION_KEYS:
+        if k in settings:
+            changes[k] = settings[k]
+    return dataclasses.replace(options, **changes) if changes else options
+
+
 #: request fields ``-M`` may not set: they are the request itself, or have an option of their own
 RESERVED_MODEL_ARGS = {
     "model": "the model is named by --model",
@@ -52,7 +101,7 @@ RESERVED_MODEL_ARGS = {
     "stream_options": "use -M stream=true",
     "system": "the prompt is versioned (--prompt-version)",
 }
-#: ``-M`` keys that are model settings (``iwrbench.models.llm.SETTING_KEYS``), not request fields
+#: ``-M`` keys that are model settings (of ``SETTING_KEYS``), not request fields
 MODEL_ARG_SETTINGS = ("stream", "image_detail", "max_tokens_param", "send_temperature", "frame_format",
                       "price_in", "price_out", "anthropic_version")
 

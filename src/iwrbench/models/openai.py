@@ -8,7 +8,7 @@ else ``https://api.openai.com/v1``.
 Reasoning models (o1/o3/o4/gpt-5 families) take ``max_completion_tokens`` and refuse a
 temperature other than the default, so for them the limit is sent under that name and the
 temperature is left out (recorded as ``temperature: null``). Both can be forced with the
-settings ``max_tokens_param`` and ``send_temperature`` (see ``iwrbench.models.llm``).
+settings ``max_tokens_param`` and ``send_temperature`` (see ``iwrbench.generate.llm``).
 
 Replies are read in one piece by default (not every compatible server streams); the setting
 ``stream: true`` streams them (``stream_options.include_usage`` asks for the token counts),
@@ -152,19 +152,12 @@ class OpenAIClient(HttpChatClient):
         )
 
 
-def create(
-    name: str,
-    options: GenerationOptions | None = None,
-    base_url: str | None = None,
-    api_key: str | None = None,
-    **kwargs: Any,
-):
-    """``openai:NAME`` as a Model (``iwrbench.models.llm.ChatModel``).
+#: no option defaults of its own
+PROVIDER_DEFAULTS: dict[str, Any] = {}
 
-    Other keyword arguments: ``budget`` (a shared ``Budget``), ``retry`` (a ``RetryPolicy``),
-    ``cache`` (a ``ResponseCache``, or False for none) and the settings of ``ChatModel``.
-    """
-    from .llm import build_chat_model
+
+def client_factory(name: str, base_url: str | None = None, api_key: str | None = None):
+    """How ``openai:NAME``'s client is made from a model's settings (``models.clients.make_client``)."""
 
     def client(settings: dict[str, Any], options: GenerationOptions, retry: RetryPolicy) -> OpenAIClient:
         return OpenAIClient(
@@ -181,4 +174,4 @@ def create(
             price=price_for(name, settings),
         )
 
-    return build_chat_model("openai", name, client, options=options, **kwargs)
+    return client

@@ -34,7 +34,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..errors import IwrError
-from ..models.registry import model_dir_name
+from ..runs.rundir import model_dir_name
 from ..runs.rundir import atomic_write
 from ._images import ImageStore
 from ._pages import index_page, unit_page

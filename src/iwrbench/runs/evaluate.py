@@ -29,7 +29,7 @@ from ..errors import InfraError, IwrError, TaskError
 from ..judge.replay import Limits
 from ..judge.score import JudgeComponents, judge_unit
 from ..models.base import Generation, GenerationOptions, Model
-from ..models.registry import resolve_model
+from ..generate.registry import resolve_model
 from ..protocols import Protocol, get_protocol
 from ..records import GenerationInfo, RunSpec, Task, TaskResult
 from ..tasks import load_suite, suite_hash

@@ -23,7 +23,6 @@ from pydantic import ValidationError
 
 from ..errors import IwrError
 from ..fileio import atomic_write  # noqa: F401  (re-exported for the report)
-from ..models.registry import model_dir_name
 from ..records import RunSpec, TaskResult
 
 log = logging.getLogger("iwrbench")
@@ -37,6 +36,12 @@ SUMMARY = "summary.json"
 RESUME_KEYS = ("suite_hash", "protocol", "judge", "generation")
 #: of those, what ``--retry-errors`` may change for the units it redoes
 RETRY_MAY_CHANGE = ("generation",)
+
+
+def model_dir_name(name: str) -> str:
+    """The folder name of a model in a run folder (published: lower-case, '/' as '__')."""
+    out = name.lower().replace("/", "__").replace(":", "_")
+    return "".join(c if c.isalnum() or c in "._-" else "_" for c in out)
 
 
 class RunDir:

@@ -455,7 +455,7 @@ def _in_loop() -> bool:
 async def agenerate(kind: str, task: Any, out_dir: Path) -> dict[str, Any]:
     if kind == "slideshow":
         from ..models.base import GenerationOptions
-        from ..models.baselines import SlideshowModel
+        from ..generate.baselines import SlideshowModel
 
         out_dir = Path(out_dir)
         if out_dir.exists():

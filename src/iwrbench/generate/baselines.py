@@ -25,7 +25,7 @@ from typing import Any
 from .. import limits
 from ..errors import ModelError, TaskError
 from ..records import GenerationInfo, Task
-from .base import Generation, GenerationOptions, PageBundle
+from ..models.base import Generation, GenerationOptions, PageBundle
 
 
 def _write(out_dir: Path, body: str) -> PageBundle:

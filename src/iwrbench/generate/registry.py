@@ -6,21 +6,21 @@ import importlib
 from typing import Any
 
 from ..errors import ModelError
-from .base import GenerationOptions, Model
+from ..models.base import GenerationOptions, Model
 
 #: prefix -> "module:function" creating the model from the part after the colon
 PROVIDERS: dict[str, str] = {
-    "openai": "iwrbench.models.openai:create",
-    "anthropic": "iwrbench.models.anthropic:create",
-    "replay": "iwrbench.models.baselines:ReplayModel",
+    "openai": "iwrbench.generate.llm:openai_model",
+    "anthropic": "iwrbench.generate.llm:anthropic_model",
+    "replay": "iwrbench.generate.baselines:ReplayModel",
 }
 
 #: names that need no argument
 BASELINES: dict[str, str] = {
     "oracle": "iwrbench.validate.oracle:OracleModel",  # above the stages: it needs the recipes
-    "blank": "iwrbench.models.baselines:BlankModel",
-    "screenshot": "iwrbench.models.baselines:ScreenshotModel",
-    "slideshow": "iwrbench.models.baselines:SlideshowModel",
+    "blank": "iwrbench.generate.baselines:BlankModel",
+    "screenshot": "iwrbench.generate.baselines:ScreenshotModel",
+    "slideshow": "iwrbench.generate.baselines:SlideshowModel",
     # cheat pages (iwrbench.validity.cheats): they must score low
     "cheat-frames": "iwrbench.validity.cheats:FramesCheatModel",
     "cheat-buttons": "iwrbench.validity.cheats:ButtonsCheatModel",
@@ -48,21 +48,3 @@ def resolve_model(spec: str, options: GenerationOptions | None = None, **kwargs:
             raise ModelError(f"model {spec!r}: give a name after '{prefix}:' (e.g. {prefix}:NAME)")
         return _load(PROVIDERS[prefix])(rest, options=options or GenerationOptions(), **kwargs)
     raise ModelError(f"unknown model {spec!r}; known: {', '.join(known_models())}")
-
-
-def model_dir_name(name: str) -> str:
-    """The folder name of a model in a run folder (published: lower-case, '/' as '__')."""
-    out = name.lower().replace("/", "__").replace(":", "_")
-    return "".join(c if c.isalnum() or c in "._-" else "_" for c in out)
-
-
-def resolve_chat_client(spec: str, options: GenerationOptions | None = None, **kwargs: Any):
-    """A ChatClient (behind the response cache) for the judge's model-based parts (iwr-bench@1)."""
-    from ..generate.cache import CachedClient, ResponseCache, default_cache_dir
-
-    options = options or GenerationOptions()
-    model = resolve_model(spec, options, **kwargs)
-    client = getattr(model, "client", None)
-    if client is None:
-        raise ModelError(f"model {spec!r} is not a chat model; the judge needs openai:NAME or anthropic:NAME")
-    return CachedClient(client, ResponseCache(options.cache_dir or default_cache_dir()))

@@ -36,14 +36,15 @@ import json
 import logging
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import ModelError
 from ..fileio import atomic_write
+from ..models.base import SETTING_KEYS, Generation, GenerationOptions, PageBundle  # noqa: F401 (SETTING_KEYS re-exported)
+from ..models.clients import make_client
+from ..models.http import ApiError, HttpChatClient, RetryPolicy
+from ..models.pricing import Budget
 from ..records import GenerationInfo, Task
-from .base import Generation, GenerationOptions, PageBundle
-from .http import ApiError, HttpChatClient, RetryPolicy
-from .pricing import Budget
 
 log = logging.getLogger(__name__)
 
@@ -52,15 +53,9 @@ REQUEST_MANIFEST = "request.json"
 API_ERROR = "api_error.txt"
 PAGE = "index.html"
 
-#: settings that are not GenerationOptions fields but change how a model is asked or billed
-SETTING_KEYS = (
-    "frame_format", "body", "price_in", "price_out", "max_tokens_param", "send_temperature",
-    "image_detail", "anthropic_version", "stream", "cache", "retry_base_s", "retry_max_s", "max_retry_after_s",
-)
-
 
 class ChatModel:
-    """A chat provider as a ``Model``; create it with ``openai.create`` / ``anthropic.create``."""
+    """A chat provider as a ``Model``; create it with ``build_chat_model`` (``openai_model`` / ``anthropic_model``)."""
 
     def __init__(
         self,
@@ -87,7 +82,7 @@ class ChatModel:
 
     def resolve(self, options: GenerationOptions | None = None) -> tuple[GenerationOptions, dict[str, Any]]:
         """The options and settings this model really uses (per-model overrides applied)."""
-        from ..generate.prompt import effective_options, model_settings
+        from .prompt import effective_options, model_settings
 
         options = options or self.options
         settings = {**model_settings(options, self.name), **self.overrides}
@@ -98,7 +93,7 @@ class ChatModel:
         """How this model asks (for run.json). ``runtime`` holds what does not change the
         request or the reply (timeouts, retries, concurrency, streaming, cache, budget): leave
         it out when comparing two runs' configurations."""
-        from ..generate.prompt import prompt_sha256
+        from .prompt import prompt_sha256
 
         eff, settings = self.resolve()
         client = self.client.describe()
@@ -138,8 +133,8 @@ class ChatModel:
         ``check_cache`` builds the real request (decodes the video) to tell whether the
         reply is already cached; otherwise only headers are read.
         """
-        from ..generate.cache import request_key
-        from ..generate.prompt import describe_inputs
+        from ..models.cache import request_key
+        from .prompt import describe_inputs
 
         eff, settings = self.resolve(options)
         d = describe_inputs(task, eff, self.token_style)
@@ -150,7 +145,7 @@ class ChatModel:
         return d
 
     def _request(self, task: Task, eff: GenerationOptions, settings: dict[str, Any]):
-        from ..generate.prompt import build_request
+        from .prompt import build_request
 
         request = build_request(task, eff, frame_format=settings.get("frame_format", "jpeg"))
         request.extra = dict(settings.get("body") or {})
@@ -159,9 +154,9 @@ class ChatModel:
     # ----------------------------------------------------------------- generation
 
     async def generate(self, task: Task, out_dir: Path, options: GenerationOptions | None = None) -> Generation:
-        from ..generate.cache import request_key
-        from ..generate.extract import NoPageError, extract_page
-        from ..generate.prompt import prompt_sha256, request_manifest
+        from ..models.cache import request_key
+        from .extract import NoPageError, extract_page
+        from .prompt import prompt_sha256, request_manifest
 
         t0 = time.monotonic()
         eff, settings = self.resolve(options)
@@ -248,50 +243,45 @@ class ChatModel:
 def build_chat_model(
     provider: str,
     name: str,
-    client_factory: Callable[[dict[str, Any], GenerationOptions, RetryPolicy], HttpChatClient],
     *,
     options: GenerationOptions | None = None,
-    provider_defaults: dict[str, Any] | None = None,
     budget: Budget | None = None,
     cache: Any = None,
     retry: RetryPolicy | None = None,
+    base_url: str | None = None,
+    api_key: str | None = None,
     **overrides: Any,
 ) -> ChatModel:
-    """Assemble a ``ChatModel`` (used by the providers' ``create``).
+    """``provider:name`` as a ``ChatModel`` (the registry's ``openai:`` / ``anthropic:``).
 
     ``budget``: the run's shared ``Budget``; without one, a model gets its own from
     ``options.max_cost_usd``. ``cache``: a ``ResponseCache``, ``False`` for none, or ``None``
     for the default folder. ``overrides``: per-model settings given as keyword arguments
     (any key of ``SETTING_KEYS`` or a ``GenerationOptions`` field), winning over ``options``.
     """
-    from ..generate.cache import ResponseCache
-    from ..generate.prompt import _OPTION_KEYS, effective_options, model_settings
+    from ..models.cache import ResponseCache
 
     options = options or GenerationOptions()
-    overrides = {k: v for k, v in overrides.items() if v is not None}
-    unknown = sorted(set(overrides) - set(SETTING_KEYS) - set(_OPTION_KEYS))
-    if unknown:
-        raise ModelError(f"{provider}:{name}: unknown setting(s) {', '.join(unknown)}")
+    made = make_client(provider, name, options, base_url=base_url, api_key=api_key, retry=retry, **overrides)
+    eff, settings, client = made.options, made.settings, made.client
     spec = f"{provider}:{name}"
-    settings = {**model_settings(options, spec), **overrides}
-    eff = effective_options(options, spec, provider_defaults, overrides)
-    if retry is None:
-        retry = RetryPolicy(
-            max_retries=int(eff.retries),
-            base_s=float(settings.get("retry_base_s", 1.0)),
-            max_s=float(settings.get("retry_max_s", 60.0)),
-            max_retry_after_s=float(settings.get("max_retry_after_s", 120.0)),
-        )
-    client = client_factory(settings, eff, retry)
     if cache is None and settings.get("cache", True) is not False:
         cache = ResponseCache(eff.cache_dir)
     if budget is None and eff.max_cost_usd is not None:
         budget = Budget(eff.max_cost_usd)
     if budget is not None and budget.max_usd is not None and client.price is None:
         log.warning("%s: no known price (give price_in/price_out); --max-cost cannot count its calls", spec)
-    if not eff.dry_run:
-        client.headers()  # a missing API key fails here, before any task runs
     return ChatModel(
-        spec, client, options=options, overrides=overrides, provider_defaults=provider_defaults,
+        spec, client, options=options, overrides=made.overrides, provider_defaults=made.provider_defaults,
         budget=budget, cache=cache or None, token_style="anthropic" if provider == "anthropic" else "openai",
     )
+
+
+def openai_model(name: str, options: GenerationOptions | None = None, **kwargs: Any) -> ChatModel:
+    """``openai:NAME``: the Chat Completions API, from OpenAI or any compatible server (``base_url=``)."""
+    return build_chat_model("openai", name, options=options, **kwargs)
+
+
+def anthropic_model(name: str, options: GenerationOptions | None = None, **kwargs: Any) -> ChatModel:
+    """``anthropic:NAME``: the Messages API."""
+    return build_chat_model("anthropic", name, options=options, **kwargs)
