@@ -10,7 +10,7 @@ One bad unit never stops a run. Before a unit, the task's files are checked
 decodable, metadata.json readable); a broken task, or a ``TaskError`` raised while its unit is
 generated or judged, makes a ``task_error`` row (not scored, listed under errors, not retried).
 Any other unexpected exception while a unit is generated or judged makes a ``judge_error`` row
-with a one-line message.
+with a one-line message. A unit is ``runs.unit.run_unit``, run here or on Ray workers (``ray_executor``).
 """
 
 from __future__ import annotations
@@ -18,57 +18,26 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import platform
-import time
-from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable
 
 from .. import __version__
-from ..errors import InfraError, IwrError, TaskError
-from ..judge.replay import Limits
-from ..judge.score import JudgeComponents, judge_unit
-from ..models.base import Generation, GenerationOptions, Model
-from ..generate.registry import resolve_model
+from ..errors import IwrError
+from ..judge.score import JudgeComponents
+from ..models.base import Model
 from ..protocols import Protocol, get_protocol
-from ..records import GenerationInfo, RunSpec, Task, TaskResult
+from ..records import RunSpec, Task
 from ..tasks import load_suite, suite_hash
+from .config import EvalConfig
 from .rundir import RunDir
 from .summary import summarize
+from .unit import BrowserBox, make_components, one_line, resolve_models, run_unit  # noqa: F401 (re-exported)
 
 Progress = Callable[[str, dict], None]
 
 #: generation options that change how a run goes, not what a model is sent (not compared on resume)
 RUNTIME_OPTIONS = {"concurrency", "timeout_s", "retries", "max_cost_usd", "dry_run", "cache_dir"}
-
-
-@dataclass
-class EvalConfig:
-    tasks: str | Path
-    models: list[str]
-    out: str | Path
-    protocol: str = "offline@2"
-    workers: int = 1
-    executor: str = "local"
-    options: GenerationOptions = field(default_factory=GenerationOptions)
-    model_kwargs: dict[str, Any] = field(default_factory=dict)
-    judge_model: str | None = None  # iwr-bench@1: model for the LLM grounder and the MLLM judges
-    judge_base_url: str | None = None
-    limits: Limits | None = None  # time limits per action / page (default: judge.replay.Limits())
-    ocr: str | None = None  # override the protocol's OCR engine (recorded in run.json)
-    visual: str | None = None  # override the protocol's visual backend
-    allow_changed_config: bool = False
-    retries: int = 2
-    only: list[str] | None = None
-    ray_address: str | None = None
-    #: recipes (folders of *.yaml or files) the ``oracle`` model looks in before the bundled suites',
-    #: for tasks recorded elsewhere (``--oracle-recipes``); nothing in a task folder serves an oracle
-    oracle_recipes: list[str | Path] | None = None
-    #: redo the units whose result is a generation_error or judge_error (``--retry-errors``); generation
-    #: settings may then differ from the run's, and only those units are redone (listed in run.json)
-    retry_errors: bool = False
-    #: only the first N tasks, sorted by id, after ``only`` (``--limit``; recorded in run.json)
-    limit: int | None = None
 
 
 #: the results ``--retry-errors`` redoes: no usable page from the model, or our own judging failed
@@ -114,131 +83,6 @@ def make_spec(cfg: EvalConfig, tasks: list[Task], protocol: Protocol, components
         workers=cfg.workers,
         runtime={k: v for k, v in describe_options(cfg.options).items() if k in RUNTIME_OPTIONS},
     )
-
-
-def make_components(cfg: EvalConfig, protocol: Protocol) -> JudgeComponents:
-    c = JudgeComponents.for_protocol(protocol, judge_model=cfg.judge_model, options=cfg.options,
-                                     ocr=cfg.ocr, visual=cfg.visual, judge_base_url=cfg.judge_base_url)
-    if cfg.limits is not None:
-        c.limits = cfg.limits
-    return c
-
-
-def resolve_models(cfg: EvalConfig, **kwargs: Any) -> list[Model]:
-    """The run's models; the oracle gets ``cfg.oracle_recipes``."""
-    from ..validate.oracle import OracleModel
-
-    models = [resolve_model(m, cfg.options, **kwargs) for m in cfg.models]
-    for m in models:
-        if isinstance(m, OracleModel) and cfg.oracle_recipes:
-            m.recipes = [Path(p) for p in cfg.oracle_recipes]
-    return models
-
-
-def one_line(e: BaseException, limit: int = 300) -> str:
-    """An exception as one line: its class and the first line of its message."""
-    text = str(e).strip().splitlines()[0] if str(e).strip() else ""
-    text = text[:limit] + ("..." if len(text) > limit else "")
-    return f"{e.__class__.__name__}: {text}" if text else e.__class__.__name__
-
-
-def _row(model: Model, task: Task, protocol: Protocol, status: str, error: str, t0: float,
-         gen: Generation | None = None, attempts: int = 1) -> TaskResult:
-    return TaskResult(model=model.name, task_id=task.id, status=status, protocol=protocol.id,  # type: ignore[arg-type]
-                      steps_total=len(task.action_sequence), tags=task.tags, error=error.replace("\n", " "),
-                      generation=gen.info if gen else None, attempts=attempts,
-                      duration_s=round(time.monotonic() - t0, 2))
-
-
-async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: RunDir, protocol: Protocol,
-                   components: JudgeComponents, options: GenerationOptions, retries: int) -> TaskResult | None:
-    """Generate and judge one (model, task); None when the unit was skipped (budget).
-
-    Never raises for a bad task, a bad page or a bug of ours: the row says what went wrong.
-    """
-    t0 = time.monotonic()
-    try:
-        from ..tasks.files import task_problems
-
-        problems = await asyncio.to_thread(task_problems, task)
-    except Exception as e:  # noqa: BLE001
-        problems = [f"{task.dir}: cannot check the task's files ({one_line(e)})"]
-    if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        return _row(model, task, protocol, "task_error", problems[0] + more, t0)
-    page_dir = run.page_dir(model.name, task.id)
-    try:
-        gen = await model.generate(task, page_dir, options)
-    except TaskError as e:
-        return _row(model, task, protocol, "task_error", str(e), t0)
-    except IwrError as e:
-        gen = Generation("generation_error", None, GenerationInfo(), error=str(e))
-    except Exception as e:  # noqa: BLE001 - a bug of ours (or of a provider's SDK): never the model's fault
-        return _row(model, task, protocol, "judge_error", f"generation failed unexpectedly: {one_line(e)}", t0)
-    if gen.info.raw_reply:  # a model names its files in its page folder; the run's records, in the run folder
-        gen.info.raw_reply = run.relative(page_dir / gen.info.raw_reply)
-    if gen.status != "ok" and (gen.error or "").startswith("budget:"):
-        return None
-    if gen.status != "ok" or gen.page is None:
-        return TaskResult(model=model.name, task_id=task.id, status="generation_error", protocol=protocol.id,
-                          ifs=0.0, vfs=0.0, final=0.0, low_level_visual=0.0, high_level_visual=0.0,
-                          steps_total=len(task.action_sequence), tags=task.tags, error=gen.error,
-                          generation=gen.info, duration_s=round(time.monotonic() - t0, 2))
-    last_err = ""
-    for attempt in range(1, retries + 2):
-        try:
-            browser = await browser_box.get()
-            res = await judge_unit(browser, task, gen.page, run.shots_dir(model.name, task.id), protocol, components)
-            res.model = model.name
-            res.generation = gen.info
-            res.attempts = attempt
-            res.duration_s = round(time.monotonic() - t0, 2)
-            return res
-        except InfraError as e:
-            last_err = str(e)
-            await browser_box.restart()
-        except TaskError as e:  # e.g. a checkpoint that changed under us
-            return _row(model, task, protocol, "task_error", str(e), t0, gen, attempt)
-        except Exception as e:  # noqa: BLE001 - unforeseen: this unit is ours to redo, the run goes on
-            # what judge/score.py could raise here on a bad file is caught by task_problems() first
-            return _row(model, task, protocol, "judge_error", f"judging failed: {one_line(e)}", t0, gen, attempt)
-    return _row(model, task, protocol, "judge_error", last_err, t0, gen, retries + 1)
-
-
-class BrowserBox:
-    """One Playwright browser shared by the units of a worker, restarted after a crash."""
-
-    def __init__(self) -> None:
-        self._pw: Any = None
-        self._browser: Any = None
-        self._lock = asyncio.Lock()
-
-    async def get(self) -> Any:
-        async with self._lock:
-            if self._browser is None or not self._browser.is_connected():
-                from playwright.async_api import async_playwright
-
-                from ..browser.core import launch_browser
-
-                if self._pw is None:
-                    self._pw = await async_playwright().start()
-                self._browser = await launch_browser(self._pw)
-            return self._browser
-
-    async def restart(self) -> None:
-        async with self._lock:
-            if self._browser is not None:
-                try:
-                    await asyncio.wait_for(self._browser.close(), timeout=10)
-                except Exception:
-                    pass
-                self._browser = None
-
-    async def close(self) -> None:
-        await self.restart()
-        if self._pw is not None:
-            await self._pw.stop()
-            self._pw = None
 
 
 async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> dict:

@@ -82,7 +82,7 @@ class _Worker:
 
     def __init__(self, cfg: Any, budget: Any = None):
         from ..protocols import get_protocol
-        from .evaluate import BrowserBox, make_components
+        from .unit import BrowserBox, make_components
 
         self.cfg = cfg
         self.protocol = get_protocol(cfg.protocol)
@@ -98,7 +98,7 @@ class _Worker:
 
     async def unit(self, model_spec: str, task_id: str) -> str | None:
         from ..tasks import load_suite
-        from .evaluate import run_unit
+        from .unit import run_unit
 
         if self.tasks is None:  # the same suite path as the driver's (a shared filesystem)
             self.tasks = {t.id: t for t in load_suite(self.cfg.tasks, only=self.cfg.only)}
@@ -174,7 +174,7 @@ async def run_on_ray(cfg: Any, units: list[tuple[Model, Task]], run: RunDir, pro
 def resolve_all(cfg: Any, **kwargs: Any) -> list[Model]:
     """The run's models as the driver resolves them (the oracle with ``cfg.oracle_recipes``); ``kwargs``
     default to ``cfg.model_kwargs``."""
-    from .evaluate import resolve_models
+    from .unit import resolve_models
 
     return resolve_models(cfg, **(kwargs or cfg.model_kwargs))
 

@@ -1,0 +1,149 @@
+"""One unit of work of a run: generate and judge one (model, task), never raising for what a unit can fail at.
+
+Used by both executors (``evaluate``: local; ``ray_executor``: one per Ray worker). The row says what went
+wrong: the task's files are checked first (``tasks.files.task_problems``: a broken task is a
+``task_error``), a ``TaskError`` while generating or judging is a ``task_error`` too, an ``IwrError`` of
+the model a ``generation_error``, our browser dying a retried ``judge_error``, anything unforeseen a
+``judge_error`` with a one-line message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import InfraError, IwrError, TaskError
+from ..generate.registry import resolve_model
+from ..judge.score import JudgeComponents, judge_unit
+from ..models.base import Generation, GenerationOptions, Model
+from ..protocols import Protocol
+from ..records import GenerationInfo, Task, TaskResult
+from .config import EvalConfig
+from .rundir import RunDir
+
+
+def make_components(cfg: EvalConfig, protocol: Protocol) -> JudgeComponents:
+    c = JudgeComponents.for_protocol(protocol, judge_model=cfg.judge_model, options=cfg.options,
+                                     ocr=cfg.ocr, visual=cfg.visual, judge_base_url=cfg.judge_base_url)
+    if cfg.limits is not None:
+        c.limits = cfg.limits
+    return c
+
+
+def resolve_models(cfg: EvalConfig, **kwargs: Any) -> list[Model]:
+    """The run's models; the oracle gets ``cfg.oracle_recipes``."""
+    from ..validate.oracle import OracleModel
+
+    models = [resolve_model(m, cfg.options, **kwargs) for m in cfg.models]
+    for m in models:
+        if isinstance(m, OracleModel) and cfg.oracle_recipes:
+            m.recipes = [Path(p) for p in cfg.oracle_recipes]
+    return models
+
+
+def one_line(e: BaseException, limit: int = 300) -> str:
+    """An exception as one line: its class and the first line of its message."""
+    text = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    text = text[:limit] + ("..." if len(text) > limit else "")
+    return f"{e.__class__.__name__}: {text}" if text else e.__class__.__name__
+
+
+def _row(model: Model, task: Task, protocol: Protocol, status: str, error: str, t0: float,
+         gen: Generation | None = None, attempts: int = 1) -> TaskResult:
+    return TaskResult(model=model.name, task_id=task.id, status=status, protocol=protocol.id,  # type: ignore[arg-type]
+                      steps_total=len(task.action_sequence), tags=task.tags, error=error.replace("\n", " "),
+                      generation=gen.info if gen else None, attempts=attempts,
+                      duration_s=round(time.monotonic() - t0, 2))
+
+
+async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: RunDir, protocol: Protocol,
+                   components: JudgeComponents, options: GenerationOptions, retries: int) -> TaskResult | None:
+    """Generate and judge one (model, task); None when the unit was skipped (budget).
+
+    Never raises for a bad task, a bad page or a bug of ours: the row says what went wrong.
+    """
+    t0 = time.monotonic()
+    try:
+        from ..tasks.files import task_problems
+
+        problems = await asyncio.to_thread(task_problems, task)
+    except Exception as e:  # noqa: BLE001
+        problems = [f"{task.dir}: cannot check the task's files ({one_line(e)})"]
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        return _row(model, task, protocol, "task_error", problems[0] + more, t0)
+    page_dir = run.page_dir(model.name, task.id)
+    try:
+        gen = await model.generate(task, page_dir, options)
+    except TaskError as e:
+        return _row(model, task, protocol, "task_error", str(e), t0)
+    except IwrError as e:
+        gen = Generation("generation_error", None, GenerationInfo(), error=str(e))
+    except Exception as e:  # noqa: BLE001 - a bug of ours (or of a provider's SDK): never the model's fault
+        return _row(model, task, protocol, "judge_error", f"generation failed unexpectedly: {one_line(e)}", t0)
+    if gen.info.raw_reply:  # a model names its files in its page folder; the run's records, in the run folder
+        gen.info.raw_reply = run.relative(page_dir / gen.info.raw_reply)
+    if gen.status != "ok" and (gen.error or "").startswith("budget:"):
+        return None
+    if gen.status != "ok" or gen.page is None:
+        return TaskResult(model=model.name, task_id=task.id, status="generation_error", protocol=protocol.id,
+                          ifs=0.0, vfs=0.0, final=0.0, low_level_visual=0.0, high_level_visual=0.0,
+                          steps_total=len(task.action_sequence), tags=task.tags, error=gen.error,
+                          generation=gen.info, duration_s=round(time.monotonic() - t0, 2))
+    last_err = ""
+    for attempt in range(1, retries + 2):
+        try:
+            browser = await browser_box.get()
+            res = await judge_unit(browser, task, gen.page, run.shots_dir(model.name, task.id), protocol, components)
+            res.model = model.name
+            res.generation = gen.info
+            res.attempts = attempt
+            res.duration_s = round(time.monotonic() - t0, 2)
+            return res
+        except InfraError as e:
+            last_err = str(e)
+            await browser_box.restart()
+        except TaskError as e:  # e.g. a checkpoint that changed under us
+            return _row(model, task, protocol, "task_error", str(e), t0, gen, attempt)
+        except Exception as e:  # noqa: BLE001 - unforeseen: this unit is ours to redo, the run goes on
+            # what judge/score.py could raise here on a bad file is caught by task_problems() first
+            return _row(model, task, protocol, "judge_error", f"judging failed: {one_line(e)}", t0, gen, attempt)
+    return _row(model, task, protocol, "judge_error", last_err, t0, gen, retries + 1)
+
+
+class BrowserBox:
+    """One Playwright browser shared by the units of a worker, restarted after a crash."""
+
+    def __init__(self) -> None:
+        self._pw: Any = None
+        self._browser: Any = None
+        self._lock = asyncio.Lock()
+
+    async def get(self) -> Any:
+        async with self._lock:
+            if self._browser is None or not self._browser.is_connected():
+                from playwright.async_api import async_playwright
+
+                from ..browser.core import launch_browser
+
+                if self._pw is None:
+                    self._pw = await async_playwright().start()
+                self._browser = await launch_browser(self._pw)
+            return self._browser
+
+    async def restart(self) -> None:
+        async with self._lock:
+            if self._browser is not None:
+                try:
+                    await asyncio.wait_for(self._browser.close(), timeout=10)
+                except Exception:
+                    pass
+                self._browser = None
+
+    async def close(self) -> None:
+        await self.restart()
+        if self._pw is not None:
+            await self._pw.stop()
+            self._pw = None
