@@ -8,7 +8,7 @@ The Python API (``iwrbench.api``), loaded on first use so that ``import iwrbench
 
 from typing import Any
 
-__version__ = "0.1.0"
+from .version import __version__
 
 _API = ("evaluate", "EvalSummary", "ModelScore")
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from .version import __version__
 from .errors import IwrError
 
 EXIT_USAGE = 2

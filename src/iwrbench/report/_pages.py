@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from .. import __version__
+from ..version import __version__
 from ..errors import IwrError
 from ..generate.frames import task_anchors
 from ..generate.prompt import frame_budget

@@ -22,7 +22,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable
 
-from .. import __version__
+from ..version import __version__
 from ..errors import IwrError
 from ..judge.score import JudgeComponents
 from ..models.base import Model
