@@ -7,6 +7,7 @@ another stage's internals. ``SCHEMA_VERSION`` is bumped when a field changes mea
 
 from __future__ import annotations
 
+import enum
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
@@ -489,7 +490,31 @@ class StepResult(_Closed):
     duration_s: float = 0.0
 
 
+class GenerationOutcome(str, enum.Enum):
+    """How a model's attempt at a page ended; what a run does with the unit follows from it alone."""
+
+    #: a page to judge
+    OK = "ok"
+    #: the model answered without a usable page: the model's failure (scored 0, the raw reply kept)
+    NO_PAGE = "no_page"
+    #: the provider kept failing or refused the request, after the retries (scored 0; not cached, so a
+    #: rerun tries again)
+    API_ERROR = "api_error"
+    #: no page for another reason of the model's (a replay folder without the task, an oracle without a
+    #: recipe, a model that raised ``IwrError``) (scored 0)
+    FAILED = "failed"
+    #: ``--max-cost`` was reached before the call; no call was made and the unit is not run (no row)
+    BUDGET = "budget"
+
+    @property
+    def status(self) -> Status:
+        """The unit's status when generation decides it (``ok`` goes on to the judge)."""
+        return "ok" if self is GenerationOutcome.OK else "generation_error"
+
+
 class GenerationInfo(_Open):
+    #: how generation ended (None: rows written before it was recorded)
+    outcome: GenerationOutcome | None = None
     cached: bool = False
     calls: int = 0
     input_tokens: int | None = None

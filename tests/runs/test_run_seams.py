@@ -139,3 +139,44 @@ def test_a_corrupt_task_video_is_a_task_error_for_every_model(how, tmp_path, mon
             assert res.status == "task_error", (spec, res.status, res.error)
             assert "video" in res.error, (spec, res.error)
         assert server.requests == []  # nothing is asked of a model about a task it cannot be shown
+
+
+class _Says:
+    """A model whose generation ends as told, with a message that could mislead a reader of text."""
+
+    name = "says"
+
+    def __init__(self, outcome, error: str) -> None:
+        self.outcome, self.error = outcome, error
+
+    def describe(self) -> dict:
+        return {"kind": "test"}
+
+    async def generate(self, task, out_dir, options):
+        from iwrbench.models.base import Generation
+
+        return Generation(self.outcome, None, error=self.error)
+
+
+@pytest.mark.parametrize("outcome, error, status", [
+    ("budget", "the provider said: over quota", None),  # not run: no row, whatever the message says
+    ("no_page", "budget: the model wrote about budgets", "generation_error"),  # the model's failure, scored
+    ("api_error", "budget: a proxy's text", "generation_error"),
+    ("failed", "replay: no page", "generation_error"),
+])
+def test_the_generation_outcome_decides_the_row_not_its_message(outcome, error, status, tmp_path):
+    from fake_provider import write_synthetic_task
+
+    from iwrbench.records import GenerationOutcome
+
+    task = write_synthetic_task(tmp_path / "suite" / "t1", task_id="t1")
+    run = RunDir(tmp_path / "run")
+    from iwrbench.runs.evaluate import run_unit
+
+    res = asyncio.run(run_unit(_NoBrowser(), _Says(GenerationOutcome(outcome), error), task, run,
+                               get_protocol("offline@2"), None, GenerationOptions(), 0))
+    if status is None:
+        assert res is None
+    else:
+        assert res.status == status and res.final == 0.0 and res.error == error
+        assert res.generation.outcome is GenerationOutcome(outcome)

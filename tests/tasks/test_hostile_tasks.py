@@ -323,11 +323,11 @@ class _DeadServer:
     async def generate(self, task, out_dir, options):
         from iwrbench.browser.host import PageBundle
         from iwrbench.models.base import Generation
-        from iwrbench.records import GenerationInfo
+        from iwrbench.records import GenerationInfo, GenerationOutcome
 
         out_dir.mkdir(parents=True, exist_ok=True)
         cmd = f"{sys.executable} -c \"raise SystemExit(3)\" {{port}}"
-        return Generation("ok", PageBundle(root=out_dir, serve_command=cmd), GenerationInfo())
+        return Generation(GenerationOutcome.OK, PageBundle(root=out_dir, serve_command=cmd), GenerationInfo())
 
 
 @pytest.mark.browser

@@ -24,7 +24,7 @@ from typing import Any
 
 from .. import limits
 from ..errors import ModelError, TaskError
-from ..records import GenerationInfo, Task
+from ..records import GenerationInfo, GenerationOutcome, Task
 from ..models.base import Generation, GenerationOptions, PageBundle
 
 
@@ -71,7 +71,7 @@ class BlankModel(_Baseline):
 
     async def generate(self, task: Task, out_dir: Path, options: GenerationOptions) -> Generation:
         page = _write(out_dir, "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title></title></head><body></body></html>\n")
-        return Generation("ok", page, GenerationInfo())
+        return Generation(GenerationOutcome.OK, page, GenerationInfo())
 
 
 class ScreenshotModel(_Baseline):
@@ -87,7 +87,7 @@ class ScreenshotModel(_Baseline):
         body = (f"<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>{html.escape(task.id)}</title>"
                 "<style>html,body{margin:0;overflow:hidden}img{display:block;width:100vw;height:100vh}</style></head>"
                 f"<body><img src=\"frame.png\" width=\"{w}\" height=\"{h}\" alt=\"\"></body></html>\n")
-        return Generation("ok", _write(out_dir, body), GenerationInfo(images=1))
+        return Generation(GenerationOutcome.OK, _write(out_dir, body), GenerationInfo(images=1))
 
 
 class SlideshowModel(_Baseline):
@@ -115,7 +115,7 @@ class SlideshowModel(_Baseline):
             "addEventListener('wheel', next, {capture: true, passive: true});\n"
             "</script></body></html>\n"
         )
-        return Generation("ok", _write(out_dir, body), GenerationInfo(images=len(names)))
+        return Generation(GenerationOutcome.OK, _write(out_dir, body), GenerationInfo(images=len(names)))
 
 
 class ReplayModel(_Baseline):
@@ -133,7 +133,7 @@ class ReplayModel(_Baseline):
     async def generate(self, task: Task, out_dir: Path, options: GenerationOptions) -> Generation:
         src = self.dir / task.id
         if not os.path.lexists(src):
-            return Generation("generation_error", None, GenerationInfo(),
+            return Generation(GenerationOutcome.FAILED, None, GenerationInfo(),
                               error=f"replay: no {task.id}/index.html in {self.dir}")
         t0 = time.monotonic()
         if out_dir.is_symlink() or out_dir.is_file():
@@ -144,11 +144,11 @@ class ReplayModel(_Baseline):
             await asyncio.to_thread(copy_page_folder, src, out_dir)
         except PageFolderError as e:
             shutil.rmtree(out_dir, ignore_errors=True)
-            return Generation("generation_error", None, GenerationInfo(), error=f"replay: {e}")
+            return Generation(GenerationOutcome.FAILED, None, GenerationInfo(), error=f"replay: {e}")
         if not (out_dir / "index.html").is_file():
-            return Generation("generation_error", None, GenerationInfo(),
+            return Generation(GenerationOutcome.FAILED, None, GenerationInfo(),
                               error=f"replay: no {task.id}/index.html in {self.dir}")
-        return Generation("ok", PageBundle(root=out_dir), GenerationInfo(duration_s=time.monotonic() - t0))
+        return Generation(GenerationOutcome.OK, PageBundle(root=out_dir), GenerationInfo(duration_s=time.monotonic() - t0))
 
 
 class PageFolderError(Exception):

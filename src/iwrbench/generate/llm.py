@@ -8,16 +8,16 @@ response cache when the same request was answered before (no call, ``cached=True
 error and its body, after an ``api:`` failure) and ``index.html`` (the extracted page, only
 when there is one; an older one is removed on failure).
 
-Outcomes, each a ``Generation``:
+Outcomes, each a ``Generation`` whose ``outcome`` (``records.GenerationOutcome``) says how it ended:
 
-- ``ok``: the page is in ``out_dir``.
-- ``generation_error`` with ``error`` starting ``no_page:``: the model answered without a
-  usable page. The model's failure; the raw reply is kept.
-- ``generation_error`` with ``error`` starting ``api:``: the provider kept failing after the
-  retries (or refused the request: 4xx, malformed body). Neither the model's answer nor our
-  bug; the caller decides whether it is scored. Not cached, so a rerun tries again.
-- ``generation_error`` with ``error`` starting ``budget:``: ``--max-cost`` was reached
-  before this call; no call was made. Not the model's failure: the task was not run.
+- ``OK``: the page is in ``out_dir``.
+- ``NO_PAGE`` (``error`` starts ``no_page:``): the model answered without a usable page. The
+  model's failure; the raw reply is kept.
+- ``API_ERROR`` (``error`` starts ``api:``): the provider kept failing after the retries (or
+  refused the request: 4xx, malformed body). Neither the model's answer nor our bug; the caller
+  decides whether it is scored. Not cached, so a rerun tries again.
+- ``BUDGET`` (``error`` starts ``budget:``): ``--max-cost`` was reached before this call; no call
+  was made. Not the model's failure: the task was not run.
 
 A task whose inputs cannot be read (missing or corrupt video) raises ``TaskError``; a
 missing API key raises ``ModelError`` when the model is created (unless ``dry_run``).
@@ -44,7 +44,7 @@ from ..models.base import SETTING_KEYS, Generation, GenerationOptions, PageBundl
 from ..models.clients import make_client
 from ..models.http import ApiError, HttpChatClient, RetryPolicy
 from ..models.pricing import Budget
-from ..records import GenerationInfo, Task
+from ..records import GenerationInfo, GenerationOutcome, Task
 
 log = logging.getLogger(__name__)
 
@@ -178,13 +178,13 @@ class ChatModel:
             cache_key=key,
         )
 
-        def done(status: str, error: str | None = None, page: PageBundle | None = None) -> Generation:
+        def done(outcome: GenerationOutcome, error: str | None = None, page: PageBundle | None = None) -> Generation:
             info.duration_s = round(time.monotonic() - t0, 3)
-            if status != "ok":
+            if outcome is not GenerationOutcome.OK:
                 (out_dir / PAGE).unlink(missing_ok=True)  # never leave an older page to be judged
                 if info.raw_reply is None:
                     (out_dir / RAW_REPLY).unlink(missing_ok=True)  # nor an older reply
-            return Generation(status=status, page=page, info=info, error=error)
+            return Generation(outcome, page=page, info=info, error=error)
 
         reply = self.cache.get(key) if self.cache is not None else None
         if reply is not None:
@@ -195,7 +195,7 @@ class ChatModel:
         else:
             if self.budget is not None and not self.budget.allow():
                 return done(
-                    "generation_error",
+                    GenerationOutcome.BUDGET,
                     f"budget: --max-cost ${self.budget.max_usd:g} reached (spent ${self.budget.spent:.4f}); no call made",
                 )
             try:
@@ -206,7 +206,7 @@ class ChatModel:
                     info.output_cap = e.output_cap
                     info.max_output_tokens = e.output_cap.get("sent")
                 atomic_write(out_dir / API_ERROR, f"{e}\n\n{e.body or ''}")
-                return done("generation_error", f"api: {e}")
+                return done(GenerationOutcome.API_ERROR, f"api: {e}")
             info.calls = reply.calls
             if self.budget is not None:
                 self.budget.charge(reply.usage.cost_usd)
@@ -229,7 +229,7 @@ class ChatModel:
             page = extract_page(reply.text)
         except NoPageError as e:
             cut = " (the reply hit the output token limit)" if reply.stop_reason in ("length", "max_tokens") else ""
-            return done("generation_error", f"no_page: {e}{cut}; raw reply kept in {RAW_REPLY}")
+            return done(GenerationOutcome.NO_PAGE, f"no_page: {e}{cut}; raw reply kept in {RAW_REPLY}")
         info.extraction = {
             "source": page.source,
             "iframes_removed": page.iframes_removed,
@@ -237,7 +237,7 @@ class ChatModel:
             "truncated": page.truncated,
         }
         atomic_write(out_dir / PAGE, page.html)
-        return done("ok", page=PageBundle(root=out_dir, entry=PAGE))
+        return done(GenerationOutcome.OK, page=PageBundle(root=out_dir, entry=PAGE))
 
 
 def build_chat_model(

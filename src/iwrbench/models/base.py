@@ -12,16 +12,34 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ..browser.host import ASSETS_URL_PREFIX, PageBundle  # noqa: F401 (re-exported)
-from ..records import GenerationInfo, Task
+from ..records import GenerationInfo, GenerationOutcome, Task
 
 #: The literal prefix the published prompt asks models to put before every asset file name.
 PLACEHOLDER_PREFIX = "__PLACEHOLDER_ASSETS_BASE_DIR__/"
+
+
 @dataclass
 class Generation:
-    status: str  # "ok" | "generation_error"
+    """What ``Model.generate`` returns: how it ended (``outcome``), the page when there is one, what it cost
+    and a one-line ``error`` for people. Runs decide by ``outcome``, never by the text of ``error``.
+
+    ``outcome`` also takes the statuses ``"ok"`` and ``"generation_error"`` (read as ``OK`` and ``FAILED``).
+    """
+
+    outcome: GenerationOutcome
     page: PageBundle | None = None
     info: GenerationInfo = field(default_factory=GenerationInfo)
     error: str | None = None
+
+    def __post_init__(self) -> None:
+        legacy = {"generation_error": GenerationOutcome.FAILED}
+        self.outcome = legacy.get(self.outcome, None) or GenerationOutcome(self.outcome)  # type: ignore[call-overload]
+        if self.outcome is GenerationOutcome.OK and self.page is None:
+            raise ValueError("a generation that ended OK carries its page")
+
+    @property
+    def status(self) -> str:
+        return self.outcome.status
 
 
 @dataclass

@@ -19,7 +19,7 @@ from ..generate.registry import resolve_model
 from ..judge.score import JudgeComponents, judge_unit
 from ..models.base import Generation, GenerationOptions, Model
 from ..protocols import Protocol
-from ..records import GenerationInfo, Task, TaskResult
+from ..records import GenerationInfo, GenerationOutcome, Task, TaskResult
 from .config import EvalConfig
 from .rundir import RunDir
 
@@ -80,15 +80,16 @@ async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: Run
     except TaskError as e:
         return _row(model, task, protocol, "task_error", str(e), t0)
     except IwrError as e:
-        gen = Generation("generation_error", None, GenerationInfo(), error=str(e))
+        gen = Generation(GenerationOutcome.FAILED, None, GenerationInfo(), error=str(e))
     except Exception as e:  # noqa: BLE001 - a bug of ours (or of a provider's SDK): never the model's fault
         return _row(model, task, protocol, "judge_error", f"generation failed unexpectedly: {one_line(e)}", t0)
     if gen.info.raw_reply:  # a model names its files in its page folder; the run's records, in the run folder
         gen.info.raw_reply = run.relative(page_dir / gen.info.raw_reply)
-    if gen.status != "ok" and (gen.error or "").startswith("budget:"):
+    gen.info.outcome = gen.outcome
+    if gen.outcome is GenerationOutcome.BUDGET:
         return None
-    if gen.status != "ok" or gen.page is None:
-        return TaskResult(model=model.name, task_id=task.id, status="generation_error", protocol=protocol.id,
+    if gen.outcome is not GenerationOutcome.OK:
+        return TaskResult(model=model.name, task_id=task.id, status=gen.outcome.status, protocol=protocol.id,
                           ifs=0.0, vfs=0.0, final=0.0, low_level_visual=0.0, high_level_visual=0.0,
                           steps_total=len(task.action_sequence), tags=task.tags, error=gen.error,
                           generation=gen.info, duration_s=round(time.monotonic() - t0, 2))

@@ -28,7 +28,7 @@ from typing import Any, Iterable, Sequence
 from ..browser.host import PageBundle
 from ..errors import IwrError, TaskError
 from ..models.base import Generation, GenerationOptions
-from ..records import GenerationInfo, Task
+from ..records import GenerationInfo, GenerationOutcome, Task
 
 RecipePaths = Sequence[str | Path] | str | Path | None
 
@@ -175,13 +175,13 @@ class OracleModel:
         try:
             bundle, desc = await asyncio.to_thread(resolve)
         except IwrError as e:
-            return Generation("generation_error", None, GenerationInfo(), error=f"oracle: {e}")
+            return Generation(GenerationOutcome.FAILED, None, GenerationInfo(), error=f"oracle: {e}")
         out_dir.mkdir(parents=True, exist_ok=True)
         (out_dir / "ORACLE.json").write_text(json.dumps(desc, indent=1))
         entry = (bundle.root / bundle.entry.split("?")[0].split("#")[0]) if not bundle.url else None
         if entry is not None and entry.is_file() and entry.stat().st_size < 2_000_000:
             shutil.copy2(entry, out_dir / "index.html")
-        return Generation("ok", bundle, GenerationInfo())
+        return Generation(GenerationOutcome.OK, bundle, GenerationInfo())
 
 
 __all__ = ["OracleModel", "oracle_bundle", "oracle_description", "oracle_recipe", "find_recipe", "bundled_recipes",

@@ -478,13 +478,13 @@ class _CheatModel:
 
     async def generate(self, task: Any, out_dir: Path, options: Any) -> Any:
         from ..models.base import Generation, PageBundle
-        from ..records import GenerationInfo
+        from ..records import GenerationInfo, GenerationOutcome
 
         try:
             info = await agenerate(self.kind, task, out_dir)
         except (OSError, ValueError) as e:
-            return Generation("generation_error", None, GenerationInfo(), error=f"{self.name}: {e}")
-        return Generation("ok", PageBundle(root=Path(out_dir)), GenerationInfo(images=info.get("frames")))
+            return Generation(GenerationOutcome.FAILED, None, GenerationInfo(), error=f"{self.name}: {e}")
+        return Generation(GenerationOutcome.OK, PageBundle(root=Path(out_dir)), GenerationInfo(images=info.get("frames")))
 
 
 class FramesCheatModel(_CheatModel):
