@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .errors import IwrError
 
@@ -66,6 +66,9 @@ EVAL_OPTIONS: dict[str, str] = {
 
 _GEN_KEYS = ("fps", "max_frames", "max_images", "max_image_side", "max_output_tokens", "prompt_version",
              "concurrency", "timeout_s", "retries")
+
+if TYPE_CHECKING:
+    from .records import Summary
 
 
 @dataclass(frozen=True)
@@ -106,20 +109,23 @@ class EvalSummary:
     raw: dict[str, Any]
 
     @classmethod
-    def from_summary(cls, summary: dict[str, Any], run_dir: Path) -> "EvalSummary":
-        return cls(run_dir=Path(run_dir), protocol=summary["protocol"], suite=summary.get("suite"),
-                   suite_hash=summary.get("suite_hash"), tasks=summary.get("tasks", 0),
-                   leaderboard=[ModelScore.from_row(r) for r in summary.get("leaderboard", [])],
-                   by_tag=summary.get("by_tag", {}), raw=summary)
+    def from_summary(cls, summary: "Summary | dict[str, Any]", run_dir: Path) -> "EvalSummary":
+        from .records import Summary
+
+        s = Summary.model_validate(summary)
+        raw = json.loads(s.to_json())
+        return cls(run_dir=Path(run_dir), protocol=s.protocol, suite=s.suite, suite_hash=s.suite_hash, tasks=s.tasks,
+                   leaderboard=[ModelScore.from_row(r) for r in raw["leaderboard"]], by_tag=raw["by_tag"], raw=raw)
 
     @classmethod
     def load(cls, run_dir: str | Path) -> "EvalSummary":
         """The summary of a finished run folder."""
-        p = Path(run_dir) / "summary.json"
-        try:
-            return cls.from_summary(json.loads(p.read_text(encoding="utf-8")), Path(run_dir))
-        except FileNotFoundError:
-            raise IwrError(f"{run_dir}: no summary.json; run iwrbench.evaluate(..., out={str(run_dir)!r}) first") from None
+        from .runs.rundir import RunDir
+
+        run = RunDir(run_dir)
+        if not run.summary_file.is_file():
+            raise IwrError(f"{run_dir}: no summary.json; run iwrbench.evaluate(..., out={str(run_dir)!r}) first")
+        return cls.from_summary(run.read_summary(), Path(run_dir))
 
     @property
     def models(self) -> list[str]:

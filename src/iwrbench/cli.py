@@ -13,10 +13,13 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .version import __version__
 from .errors import IwrError
+
+if TYPE_CHECKING:
+    from .records import Summary
 
 EXIT_USAGE = 2
 EXIT_FAILED = 1
@@ -65,7 +68,7 @@ class _Bar:
                 print(f"  [{int(t.completed)}/{int(t.total or 0)}] {note}", flush=True)
 
 
-def print_leaderboard(summary: dict, title: str = "Leaderboard", console: Any = None) -> None:
+def print_leaderboard(summary: "Summary | dict", title: str = "Leaderboard", console: Any = None) -> None:
     """The leaderboard as a rich table. A model's name is never cut short: when the console is too
     narrow for it, the table first drops its vertical rules, then lists the errors under the table
     instead of in a column, and only a name longer than all the room left folds onto several lines
@@ -79,9 +82,12 @@ def print_leaderboard(summary: dict, title: str = "Leaderboard", console: Any = 
         return "-" if x is None else f"{x:.2f}"
 
     head = ["model", "Final", "IFS", "VFS", "LVS", "HVS", "tasks"]
-    rows = [[str(r["model"]), f(r["final"]), f(r["ifs"]), f(r["vfs"]), f(r["low_level_visual"]),
-             f(r["high_level_visual"]), str(r["tasks"])] for r in summary["leaderboard"]]
-    errors = [", ".join(f"{k} {v}" for k, v in r["errors"].items()) for r in summary["leaderboard"]]
+    from .records import Summary
+
+    board = Summary.model_validate(summary).leaderboard
+    rows = [[r.model, f(r.final), f(r.ifs), f(r.vfs), f(r.low_level_visual), f(r.high_level_visual), str(r.tasks)]
+            for r in board]
+    errors = [", ".join(f"{k} {v}" for k, v in r.errors.items()) for r in board]
     name_w = max(len(x) for x in [head[0], *(r[0] for r in rows)])
     numbers_w = sum(max(len(x) for x in [h, *(r[k] for r in rows)]) for k, h in enumerate(head) if k > 0)
     # the errors column wraps between its items, never inside one

@@ -560,6 +560,76 @@ class TaskResult(_Closed):
     duration_s: float = 0.0
 
 
+# --------------------------------------------------------------------------- the run folder
+# run.json (RunSpec), results.jsonl (TaskResult, one per line) and summary.json (Summary); the folder's
+# layout is iwrbench.runs.rundir.RunDir's.
+
+
+class _ReadsLikeJson(_Open):
+    """A record that also reads like the JSON it is written as (``row["final"]``, ``row.get("errors")``), for
+    code written against the file."""
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return getattr(self, key) if key in self else default
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and (key in type(self).model_fields or key in (self.model_extra or {}))
+
+
+class JudgeSpec(_ReadsLikeJson):
+    """``run.json`` ``judge``: the judge's components as they describe themselves. Compared on resume: a
+    run is continued only by the same judge."""
+
+    protocol: str | None = None
+    ocr: Any = None
+    visual: Any = None
+    high_level: Any = None
+    #: the judge's chat client (iwr-bench@1), None for the offline protocols
+    chat: Any = None
+    limits: dict[str, Any] = Field(default_factory=dict)
+    #: iwr-bench@1: sha256 prefixes of the grounder's and the assertion judge's prompt files
+    prompts: dict[str, str] | None = None
+
+
+class PromptSpec(_ReadsLikeJson):
+    version: str
+    sha256: str
+
+
+class GenerationSpec(_ReadsLikeJson):
+    """``run.json`` ``generation``: what decides what each model is sent. Compared on resume."""
+
+    #: the run's ``GenerationOptions`` (runtime ones left out: they are ``RunSpec.runtime``)
+    options: dict[str, Any] = Field(default_factory=dict)
+    prompt: PromptSpec | None = None
+    #: model name -> how it was configured (``Model.describe()``)
+    models: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+
+class RetryUnit(_ReadsLikeJson):
+    model: str
+    task_id: str
+    status: Status
+    error: str | None = None
+
+
+class RetryNote(_ReadsLikeJson):
+    """One ``--retry-errors`` pass, listed in ``run.json`` ``retries``: the units it redid and, when its
+    settings differed from the run's, every setting that differed and the generation settings used."""
+
+    at: str
+    units: list[RetryUnit] = Field(default_factory=list)
+    changed: list[str] = Field(default_factory=list)
+    #: dotted path -> {"run": the run's value, "retry": the retry's}
+    settings_changed: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    generation: GenerationSpec | None = None
+
+
 class RunSpec(_Open):
     """``run.json``: enough to re-judge a run without guessing how it was made."""
 
@@ -571,17 +641,60 @@ class RunSpec(_Open):
     task_ids: list[str]
     models: list[str]
     protocol: str
-    judge: dict[str, Any] = Field(default_factory=dict)
-    generation: dict[str, Any] = Field(default_factory=dict)
+    judge: JudgeSpec = Field(default_factory=JudgeSpec)
+    generation: GenerationSpec = Field(default_factory=GenerationSpec)
     browser: dict[str, Any] = Field(default_factory=dict)
     packages: dict[str, str] = Field(default_factory=dict)
     executor: str = "local"
     workers: int = 1
+    #: options that change how the run goes, not what a model is sent (may change between resumes)
+    runtime: dict[str, Any] = Field(default_factory=dict)
+    #: ``--limit``: {n, of, order}
+    limit: dict[str, Any] | None = None
+    retries: list[RetryNote] = Field(default_factory=list)
+
+
+class LeaderboardRow(_ReadsLikeJson):
+    """One model's row: macro means over its scored tasks (0-100), and its units that were not ``ok``."""
+
+    model: str
+    tasks: int = 0
+    ifs: float | None = None
+    vfs: float | None = None
+    final: float | None = None
+    low_level_visual: float | None = None
+    high_level_visual: float | None = None
+    #: status -> units (generation_error, page_error, judge_error, task_error)
+    errors: dict[str, int] = Field(default_factory=dict)
+
+
+class Summary(_ReadsLikeJson):
+    """``summary.json`` (and the leaderboard files of a report): the leaderboard, best Final first, and the
+    same by taxonomy tag."""
+
+    protocol: str
+    suite: str | None = None
+    suite_hash: str | None = None
+    #: the run folders merged (a report over several runs; absent from a run's own summary.json)
+    runs: list[str] | None = None
+    tasks: int = 0
+    leaderboard: list[LeaderboardRow] = Field(default_factory=list)
+    #: tag (domain, visual_complexity, interaction_complexity) -> value -> leaderboard
+    by_tag: dict[str, dict[str, list[LeaderboardRow]]] = Field(default_factory=dict)
+
+    def __contains__(self, key: object) -> bool:  # "runs" is there only for a merged report
+        return super().__contains__(key) and not (key == "runs" and self.runs is None)
+
+    def row(self, model: str) -> LeaderboardRow | None:
+        return next((r for r in self.leaderboard if r.model == model), None)
+
+    def to_json(self) -> str:
+        return self.model_dump_json(indent=1, exclude={"runs"} if self.runs is None else None)
 
 
 def json_schemas() -> dict[str, dict]:
     """The JSON Schema of every public record, keyed by record name."""
     return {
         m.__name__: m.model_json_schema()
-        for m in (Task, Action, Target, SourceSpec, StepResult, TaskResult, RunSpec)
+        for m in (Task, Action, Target, SourceSpec, StepResult, TaskResult, RunSpec, Summary)
     }

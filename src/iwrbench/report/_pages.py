@@ -13,7 +13,7 @@ from ..errors import IwrError
 from ..generate.frames import task_anchors
 from ..generate.prompt import frame_budget
 from ..models.base import GenerationOptions
-from ..records import Action, Check, StepResult, Task, TaskResult, VisualScores
+from ..records import Action, Check, StepResult, Summary, Task, TaskResult, VisualScores
 from ._images import ImageStore
 from ._runs import RunSet, Unit
 from ._style import CSS, JS
@@ -63,19 +63,19 @@ def status_badge(status: str) -> str:
 # --------------------------------------------------------------------------- index
 
 
-def _header(rs: RunSet, summary: dict) -> str:
+def _header(rs: RunSet, summary: Summary) -> str:
     p = rs.protocol
     title = ("How this protocol differs from the published IWR-Bench protocol" if p.name != "iwr-bench"
              else "Where this implementation departs from the published code")
     diffs = "".join(f"<li>{e(d)}</li>" for d in p.differences) or "<li>none</li>"
     facts = [
         ("Suite", f"{e(rs.suite)} <span class=\"muted\">(hash {e(rs.suite_hash)})</span>"),
-        ("Tasks", e(summary["tasks"])),
-        ("Models", e(len(summary["leaderboard"]))),
+        ("Tasks", e(summary.tasks)),
+        ("Models", e(len(summary.leaderboard))),
         ("Judge", _judge_fact(rs)),
     ]
     for rd, spec in rs.runs:
-        judge = spec.judge or {}
+        judge = spec.judge
         parts = [f"made {e(spec.created)}", f"iwrbench {e(spec.iwrbench_version)}"]
         if spec.browser.get("version"):
             parts.append(f"Chromium {e(spec.browser['version'])}")
@@ -100,7 +100,7 @@ def _judge_fact(rs: RunSet) -> str:
         return f"{e(p.id)}, no model calls by the judge"
     names = []
     for _, spec in rs.runs:
-        chat = (spec.judge or {}).get("chat")
+        chat = spec.judge.chat
         if isinstance(chat, dict):
             chat = chat.get("name") or chat.get("model") or next(iter(chat.values()), None)
         if chat:
@@ -109,12 +109,12 @@ def _judge_fact(rs: RunSet) -> str:
     return f"{e(p.id)}, the judge calls {e(who)} (LLM grounder, assertion and rubric judges)"
 
 
-def _leaderboard(summary: dict, colours: dict[str, str], first_unit: dict[str, str]) -> str:
+def _leaderboard(summary: Summary, colours: dict[str, str], first_unit: dict[str, str]) -> str:
     head = ("<tr><th class=\"n\">#</th><th>Model</th>" + "".join(f"<th class=\"n\">{t}</th>" for t, _ in SCORE_COLUMNS)
             + "<th class=\"n\">Tasks</th>" + "".join(
                 f"<th class=\"n\" title=\"units with status {e(s)}\">{e(ERROR_TITLES[s])}</th>" for s in ERROR_STATUSES) + "</tr>")
     rows = []
-    for i, r in enumerate(summary["leaderboard"], start=1):
+    for i, r in enumerate(summary.leaderboard, start=1):
         m = r["model"]
         errs = r.get("errors") or {}
         name = f'<span class="sw" style="background:{colours.get(m, "#888")}"></span>{e(m)}'
@@ -132,8 +132,8 @@ def _leaderboard(summary: dict, colours: dict[str, str], first_unit: dict[str, s
             'Also written as leaderboard.md / .csv / .json next to this file.</p></div>')
 
 
-def _overall_chart(summary: dict, models: list[str], colours: dict[str, str]) -> str:
-    overall = [(t, {r["model"]: r.get(k) for r in summary["leaderboard"]}) for t, k in SCORE_COLUMNS]
+def _overall_chart(summary: Summary, models: list[str], colours: dict[str, str]) -> str:
+    overall = [(t, {r.model: getattr(r, k) for r in summary.leaderboard}) for t, k in SCORE_COLUMNS]
     svg = grouped_bars(overall, models, colours, title="All tasks", metric="score", chart_id="chart-overall", compact=True)
     return f'<div class="chart-box">{svg}{_legend(models, colours)}</div>'
 
@@ -143,11 +143,11 @@ def _legend(models: list[str], colours: dict[str, str]) -> str:
         f'<span><span class="sw" style="background:{colours[m]}"></span>{e(m)}</span>' for m in models) + "</div>"
 
 
-def _charts(summary: dict, models: list[str], colours: dict[str, str]) -> str:
+def _charts(summary: Summary, models: list[str], colours: dict[str, str]) -> str:
     legend = _legend(models, colours)
     boxes = []
     for tag, title in TAG_TITLES.items():
-        groups = summary["by_tag"].get(tag) or {}
+        groups = summary.by_tag.get(tag) or {}
         if not groups:
             boxes.append(f'<div class="chart-box muted small" id="chart-{tag}">{e(title)}: no task carries this tag</div>')
             continue
@@ -189,8 +189,9 @@ def _matrix(rs: RunSet, models: list[str], hrefs: dict[tuple[str, str], str]) ->
             'checkpoints beside the judged screenshots, the frames the model was sent and the generated code.</p>')
 
 
-def index_page(rs: RunSet, summary: dict, colours: dict[str, str], hrefs: dict[tuple[str, str], str]) -> str:
-    models = [r["model"] for r in summary["leaderboard"]]
+def index_page(rs: RunSet, summary: Summary, colours: dict[str, str], hrefs: dict[tuple[str, str], str]) -> str:
+    summary = Summary.model_validate(summary)
+    models = [r.model for r in summary.leaderboard]
     first_unit: dict[str, str] = {}
     for (m, _t), h in hrefs.items():
         first_unit.setdefault(m, h)
@@ -406,9 +407,9 @@ def _screens(unit: Unit, task: Task | None, store: ImageStore, rel_up: str, labe
 
 def frame_plan(unit: Unit, task: Task) -> tuple[float, int, int, str]:
     """(fps, number of frames, number of composites, note): what the model was sent, from run.json."""
-    gen = unit.spec.generation or {}
-    opts = dict(gen.get("options") or {})
-    desc = (gen.get("models") or {}).get(unit.model) or {}
+    gen = unit.spec.generation
+    opts = dict(gen.options)
+    desc = gen.models.get(unit.model) or {}
     inputs = desc.get("inputs") if isinstance(desc, dict) else None
     if isinstance(inputs, dict):
         opts.update({k: v for k, v in inputs.items() if v is not None})

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from ..errors import IwrError
 from ..protocols import Protocol, get_protocol
-from ..records import RunSpec, Task, TaskResult
+from ..records import RunSpec, Summary, Task, TaskResult
 from ..runs.rundir import RunDir
-from ..runs.summary import by_tag, leaderboard
+from ..runs.summary import summarize_results
 
 
 @dataclass
@@ -75,18 +75,10 @@ class RunSet:
         """Every result with its model renamed to its row label."""
         return [u.result if u.label == u.model else u.result.model_copy(update={"model": u.label}) for u in self.units]
 
-    def summary(self) -> dict:
-        """summary.json's shape, over the merged runs."""
-        results = self.results()
-        return {
-            "protocol": self.protocol.id,
-            "suite": self.suite,
-            "suite_hash": self.suite_hash,
-            "runs": [str(rd.path) for rd, _ in self.runs],
-            "tasks": len({r.task_id for r in results}),
-            "leaderboard": leaderboard(results),
-            "by_tag": by_tag(results),
-        }
+    def summary(self) -> Summary:
+        """summary.json's record, over the merged runs."""
+        return summarize_results(self.results(), self.protocol, suite=self.suite, suite_hash=self.suite_hash,
+                                 runs=[str(rd.path) for rd, _ in self.runs])
 
     def unit(self, label: str, task_id: str) -> Unit | None:
         return next((u for u in self.units if u.label == label and u.task_id == task_id), None)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from typing import Any
+
+from ..records import Summary
 
 #: (column title, row key) in the order every table shows them
 SCORE_COLUMNS = (("Final", "final"), ("IFS", "ifs"), ("VFS", "vfs"),
@@ -28,42 +29,43 @@ def errors_text(errors: dict[str, int]) -> str:
     return ", ".join(f"{k} {v}" for k, v in sorted(errors.items())) or "-"
 
 
-def leaderboard_markdown(summary: dict) -> str:
+def leaderboard_markdown(summary: Summary) -> str:
+    summary = Summary.model_validate(summary)
     lines = [
-        f"Leaderboard: protocol {summary.get('protocol')}, {summary.get('tasks')} task(s); "
+        f"Leaderboard: protocol {summary.protocol}, {summary.tasks} task(s); "
         "Final = 0.7 IFS + 0.3 VFS, VFS = 0.5 LVS + 0.5 HVS (0-100).",
         "",
         "| # | Model | " + " | ".join(t for t, _ in SCORE_COLUMNS) + " | Tasks | Errors |",
         "|--:|:--|" + "--:|" * len(SCORE_COLUMNS) + "--:|:--|",
     ]
-    for i, r in enumerate(summary["leaderboard"], start=1):
-        model = str(r["model"]).replace("|", "\\|")
-        scores = " | ".join(_f(r.get(k)) for _, k in SCORE_COLUMNS)
-        lines.append(f"| {i} | {model} | {scores} | {r['tasks']} | {errors_text(r.get('errors') or {})} |")
+    for i, r in enumerate(summary.leaderboard, start=1):
+        model = r.model.replace("|", "\\|")
+        scores = " | ".join(_f(getattr(r, k)) for _, k in SCORE_COLUMNS)
+        lines.append(f"| {i} | {model} | {scores} | {r.tasks} | {errors_text(r.errors)} |")
     return "\n".join(lines) + "\n"
 
 
-def leaderboard_csv(summary: dict) -> str:
+def leaderboard_csv(summary: Summary) -> str:
+    summary = Summary.model_validate(summary)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["rank", "model", *(k for _, k in SCORE_COLUMNS), "tasks", *ERROR_STATUSES])
-    for i, r in enumerate(summary["leaderboard"], start=1):
-        errs = r.get("errors") or {}
-        w.writerow([i, r["model"], *("" if r.get(k) is None else f"{r[k]:.2f}" for _, k in SCORE_COLUMNS),
-                    r["tasks"], *(errs.get(s, 0) for s in ERROR_STATUSES)])
+    for i, r in enumerate(summary.leaderboard, start=1):
+        w.writerow([i, r.model, *("" if getattr(r, k) is None else f"{getattr(r, k):.2f}" for _, k in SCORE_COLUMNS),
+                    r.tasks, *(r.errors.get(s, 0) for s in ERROR_STATUSES)])
     return buf.getvalue()
 
 
-def leaderboard_json(summary: dict) -> str:
-    keys = ("protocol", "suite", "suite_hash", "runs", "tasks", "leaderboard", "by_tag")
-    return json.dumps({k: summary[k] for k in keys if k in summary}, indent=1) + "\n"
+def leaderboard_json(summary: Summary) -> str:
+    return Summary.model_validate(summary).to_json() + "\n"
 
 
-def summary_text(summary: dict) -> str:
+def summary_text(summary: Summary) -> str:
     """A plain fixed-width leaderboard for terminals and logs (no colour, no box drawing)."""
+    summary = Summary.model_validate(summary)
     head = ["#", "model", *(t for t, _ in SCORE_COLUMNS), "tasks", "errors"]
-    rows = [[str(i), str(r["model"]), *(_f(r.get(k)) for _, k in SCORE_COLUMNS), str(r["tasks"]),
-             errors_text(r.get("errors") or {})] for i, r in enumerate(summary["leaderboard"], start=1)]
+    rows = [[str(i), r.model, *(_f(getattr(r, k)) for _, k in SCORE_COLUMNS), str(r.tasks), errors_text(r.errors)]
+            for i, r in enumerate(summary.leaderboard, start=1)]
     widths = [max(len(c) for c in col) for col in zip(head, *rows)]
     left = {1, len(head) - 1}
 

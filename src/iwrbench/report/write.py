@@ -34,6 +34,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..errors import IwrError
+from ..records import Summary
 from ..runs.rundir import model_dir_name
 from ..runs.rundir import atomic_write
 from ._images import ImageStore
@@ -54,7 +55,7 @@ def files_dir_for(html: Path) -> Path:
     return html.parent / f"{html.stem}_files"
 
 
-def write_leaderboards(summary: dict, folder: Path, formats: list[str] | None = None) -> list[Path]:
+def write_leaderboards(summary: Summary, folder: Path, formats: list[str] | None = None) -> list[Path]:
     """leaderboard.{md,csv,json} in ``folder`` (all three when ``formats`` is None)."""
     formats = list(FORMATS) if formats is None else list(dict.fromkeys(formats))
     bad = [f for f in formats if f not in FORMATS]
@@ -111,9 +112,9 @@ def write_reports(run_dirs: list[Path], html: Path | None = None, formats: list[
     return out
 
 
-def write_html(rs: RunSet, summary: dict, out: Path, files: Path) -> None:
+def write_html(rs: RunSet, summary: Summary, out: Path, files: Path) -> None:
     store = ImageStore(files)
-    models = [r["model"] for r in summary["leaderboard"]]
+    models = [r.model for r in summary.leaderboard]
     colours = model_colours(models)
     dirs = _label_dirs(models)
     index_href_from_unit = quote(f"../../{out.name}")

@@ -27,7 +27,7 @@ from ..errors import IwrError
 from ..judge.score import JudgeComponents
 from ..models.base import Model
 from ..protocols import Protocol, get_protocol
-from ..records import RunSpec, Task
+from ..records import RunSpec, Summary, Task
 from ..tasks import load_suite, suite_hash
 from .config import EvalConfig
 from .rundir import RunDir
@@ -85,7 +85,7 @@ def make_spec(cfg: EvalConfig, tasks: list[Task], protocol: Protocol, components
     )
 
 
-async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> dict:
+async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> Summary:
     protocol = get_protocol(cfg.protocol, to_run=True)
     tasks = load_suite(cfg.tasks, only=cfg.only)
     limit: dict[str, Any] | None = None
@@ -164,7 +164,8 @@ async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> d
     return summary
 
 
-def evaluate(cfg: EvalConfig, progress: Progress | None = None) -> dict:
+def evaluate(cfg: EvalConfig, progress: Progress | None = None) -> Summary:
+    """Run ``cfg``; the summary written to summary.json (a ``records.Summary``, readable as its JSON too)."""
     return asyncio.run(evaluate_async(cfg, progress))
 
 

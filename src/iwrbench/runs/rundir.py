@@ -1,5 +1,13 @@
 """The run folder: run.json, append-only results.jsonl, atomic summary.json.
 
+``RunDir`` owns the folder's layout; every other stage asks it for a path::
+
+    run.json                 records.RunSpec: how the run was made (compared on resume)
+    results.jsonl            records.TaskResult, one line per (model, task)
+    summary.json             records.Summary: the leaderboard, overall and by tag
+    pages/<model>/<task>/    what the model wrote (index.html, raw_reply.txt, request.json, ...)
+    shots/<model>/<task>/    the judge's screenshots, and its model's replies under llm/
+
 Crash safety: a result line is written with a single ``write`` of a complete line followed by
 ``fsync``; a line cut short by a kill is ignored on reading (and the file is truncated back to
 its last complete line before appending again). Results are keyed by (model, task_id); the
@@ -19,11 +27,11 @@ import os
 from pathlib import Path
 from typing import Any, Iterable
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..errors import IwrError
 from ..fileio import atomic_write  # noqa: F401  (re-exported for the report)
-from ..records import RunSpec, TaskResult
+from ..records import RetryNote, RetryUnit, RunSpec, Summary, TaskResult
 
 log = logging.getLogger("iwrbench")
 _warned: set[tuple[str, int, str]] = set()
@@ -31,6 +39,7 @@ _warned: set[tuple[str, int, str]] = set()
 RUN_JSON = "run.json"
 RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
+PAGE = "index.html"
 
 #: run.json keys that must match for a resume to continue a run
 RESUME_KEYS = ("suite_hash", "protocol", "judge", "generation")
@@ -62,7 +71,12 @@ class RunDir:
         return self.path / SUMMARY
 
     def page_dir(self, model: str, task_id: str) -> Path:
+        """Where a model writes its page for a task (the judge serves it from there)."""
         return self.path / "pages" / model_dir_name(model) / task_id
+
+    def page_file(self, model: str, task_id: str) -> Path:
+        """The generated page itself (every model writes one, even when it serves the page otherwise)."""
+        return self.page_dir(model, task_id) / PAGE
 
     def shots_dir(self, model: str, task_id: str) -> Path:
         return self.path / "shots" / model_dir_name(model) / task_id
@@ -133,23 +147,22 @@ class RunDir:
         self.write_spec(merged)
         return merged, True
 
-    def note_retry(self, before: RunSpec, asked: RunSpec, changed: list[str], failed: list[TaskResult]) -> dict[str, Any]:
+    def note_retry(self, before: RunSpec, asked: RunSpec, changed: list[str], failed: list[TaskResult]) -> RetryNote:
         """Append to run.json's ``retries`` what ``--retry-errors`` redoes: the units, what they were
         and, when the settings (``asked``) differ from the run's (``before``), every setting that
         differs and the full generation settings used."""
         import datetime as dt
 
         spec = self.read_spec()
-        entry: dict[str, Any] = {
-            "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-            "units": [{"model": r.model, "task_id": r.task_id, "status": r.status, "error": r.error} for r in failed],
-            "changed": list(changed),
-            "settings_changed": {k: v for key in changed for k, v in _diff(getattr(before, key), getattr(asked, key),
-                                                                             key).items()},
-            "generation": asked.generation if "generation" in changed else None,
-        }
-        retries = list((spec.model_extra or {}).get("retries") or [])
-        self.write_spec(spec.model_copy(update={"retries": retries + [entry]}))
+        entry = RetryNote(
+            at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            units=[RetryUnit(model=r.model, task_id=r.task_id, status=r.status, error=r.error) for r in failed],
+            changed=list(changed),
+            settings_changed={k: v for key in changed for k, v in _diff(_plain(getattr(before, key)),
+                                                                        _plain(getattr(asked, key)), key).items()},
+            generation=asked.generation if "generation" in changed else None,
+        )
+        self.write_spec(spec.model_copy(update={"retries": [*spec.retries, entry]}))
         return entry
 
     # ------------------------------------------------------------------ results
@@ -209,12 +222,26 @@ class RunDir:
     def done(self) -> set[tuple[str, str]]:
         return {k for k, r in self.results().items() if r.status != "judge_error"}
 
-    def write_summary(self, summary: dict[str, Any]) -> None:
-        atomic_write(self.summary_file, json.dumps(summary, indent=1))
+    def write_summary(self, summary: Summary) -> None:
+        atomic_write(self.summary_file, summary.to_json())
+
+    def read_summary(self) -> Summary:
+        try:
+            return Summary.model_validate_json(self.summary_file.read_bytes())
+        except FileNotFoundError:
+            raise IwrError(f"{self.path}: no {SUMMARY} (the run has not finished once)") from None
+        except (ValueError, ValidationError) as e:
+            first = (str(e).strip().splitlines() or [e.__class__.__name__])[0][:200]
+            raise IwrError(f"{self.summary_file}: unreadable summary ({first})") from None
+
+
+def _plain(v: Any) -> Any:
+    """A record as the JSON it is written as (plain values as they are)."""
+    return v.model_dump(mode="json") if isinstance(v, BaseModel) else v
 
 
 def _canon(v: Any) -> str:
-    return json.dumps(v, sort_keys=True, default=str)
+    return json.dumps(_plain(v), sort_keys=True, default=str)
 
 
 def _diff(run: Any, retry: Any, path: str) -> dict[str, dict[str, Any]]:
