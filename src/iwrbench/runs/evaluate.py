@@ -20,7 +20,7 @@ import datetime as dt
 import platform
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..version import __version__
 from ..errors import IwrError
@@ -30,11 +30,11 @@ from ..protocols import Protocol, get_protocol
 from ..records import RunSpec, Summary, Task
 from ..tasks import load_suite, suite_hash
 from .config import EvalConfig
+from .progress import Progress, RunStarted, UnitDone, UnitStarted, emit
 from .rundir import RunDir
 from .summary import summarize
 from .unit import BrowserBox, make_components, one_line, resolve_models, run_unit  # noqa: F401 (re-exported)
 
-Progress = Callable[[str, dict], None]
 
 #: generation options that change how a run goes, not what a model is sent (not compared on resume)
 RUNTIME_OPTIONS = {"concurrency", "timeout_s", "retries", "max_cost_usd", "dry_run", "cache_dir"}
@@ -135,9 +135,8 @@ async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> S
             if failed:  # written before any unit runs: an interrupted retry is on record too
                 run.note_retry(before, asked, changed, [results[(m.name, t.id)] for m, t in failed])
         total = len(models) * len(tasks)
-        if progress:
-            progress("start", {"total": total, "todo": len(units), "resumed": resumed, "run": str(run.path),
-                               "limit": limit, "retry": retry})
+        emit(progress, RunStarted(total=total, todo=len(units), resumed=resumed, run=str(run.path), limit=limit,
+                                  retry=retry))
         if cfg.executor == "ray":
             from .ray_executor import run_on_ray
 
@@ -148,13 +147,11 @@ async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> S
 
             async def one(m: Model, t: Task) -> None:
                 async with sem:
-                    if progress:
-                        progress("unit_start", {"model": m.name, "task": t.id})
+                    emit(progress, UnitStarted(model=m.name, task=t.id))
                     res = await run_unit(box, m, t, run, protocol, components, cfg.options, cfg.retries)
                     if res is not None:
                         run.append(res)
-                    if progress:
-                        progress("unit_done", {"model": m.name, "task": t.id, "result": res})
+                    emit(progress, UnitDone(model=m.name, task=t.id, result=res))
 
             await asyncio.gather(*(one(m, t) for m, t in units))
     finally:

@@ -22,6 +22,7 @@ from ..errors import ComponentMissing
 from ..models.base import Model
 from ..protocols import Protocol
 from ..records import Task, TaskResult
+from .progress import UnitDone, UnitStarted, emit
 from .rundir import RunDir
 
 
@@ -137,8 +138,7 @@ async def run_on_ray(cfg: Any, units: list[tuple[Model, Task]], run: RunDir, pro
             if not queue:
                 return
             m, t = queue.pop(0)
-            if progress:
-                progress("unit_start", {"model": m.name, "task": t.id})
+            emit(progress, UnitStarted(model=m.name, task=t.id))
             ref = actor.unit.remote(spec_by_name[m.name], t.id)
             inflight[ref] = (actor, m, t)
 
@@ -158,8 +158,7 @@ async def run_on_ray(cfg: Any, units: list[tuple[Model, Task]], run: RunDir, pro
                                  error=f"ray worker failed: {first}")
             if res is not None:
                 run.append(res)
-            if progress:
-                progress("unit_done", {"model": m.name, "task": t.id, "result": res})
+            emit(progress, UnitDone(model=m.name, task=t.id, result=res))
             submit(actor)
         for a in actors:
             try:
