@@ -173,6 +173,9 @@ class ActionParameters(_Open):
     scroll_page: float | None = None
     value: str | None = None  # Select: the option's label or value
     element_index: int | None = None
+    #: Type: False when the recording typed after what the field held (a recipe's ``clear: false``); the
+    #: judge then does too. None (left out of task.json): the field is emptied first, as published
+    clear: bool | None = None
 
     @field_validator("direction", mode="before")
     @classmethod

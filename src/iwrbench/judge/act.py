@@ -11,6 +11,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+from ..browser.act import choose_option, type_into
 from ..records import Action
 
 SCROLL_MIN_PX = 5
@@ -126,23 +127,14 @@ async def execute(page: Any, action: Action, handle: Any | None, viewport: tuple
             return Outcome(True)
         if kind == "Type":
             text = p.text or ""
-            try:
-                await handle.click(timeout=min(timeout_ms, 2000))
-            except Exception:
-                await handle.focus()
-            # clear, then key by key as a person types: pages may listen to key events, not only `input`
-            await handle.fill("", timeout=min(timeout_ms, 3000))
-            await handle.type(text, timeout=min(timeout_ms, 10000))
+            # as recorded: cleared first unless the recipe said clear: false, then key by key
+            await type_into(handle, text, clear=p.clear is not False, timeout_ms=timeout_ms, focus_if_click_fails=True)
             got = await handle.evaluate("(e) => e.isContentEditable ? e.innerText : e.value")
             if text.strip() and text.strip() not in (got or ""):
                 return Outcome(False, f"the field shows {got!r}, not the typed text")
             return Outcome(True)
         if kind == "Select":
-            want = p.value or p.text or ""
-            try:
-                await handle.select_option(label=want, timeout=min(timeout_ms, 3000))
-            except Exception:
-                await handle.select_option(value=want, timeout=min(timeout_ms, 3000))
+            await choose_option(handle, p.value or p.text or "", timeout_ms=timeout_ms)
             return Outcome(True)
         return Outcome(False, f"unknown action type {kind}")
     except Exception as e:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..version import __version__
+from ..browser.act import choose_option, type_into
 from ..browser.core import launch_browser, new_context
 from ..browser.dom import DESCRIBE_JS, ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import host
@@ -217,17 +218,11 @@ async def _do(page: Any, i: int, a: RecipeAction, el: Any, tl: Timeline, viewpor
         await el.click()
     elif a.type == "Select":
         tl.clicks.append((time.time(), *center))
-        try:
-            await el.select_option(label=a.value)
-        except Exception:
-            await el.select_option(value=a.value)
+        await choose_option(el, a.value or "")
     elif a.type == "Type":
         tl.clicks.append((time.time(), *center))
-        await el.click()
-        if a.clear:
-            await el.fill("")
-        # key by key, as a person types (apps may listen to key events, not only to `input`)
-        await el.press_sequentially(a.text or "", delay=TYPE_DELAY_MS if full else 0)
+        # the judge types through the same player: cleared unless `clear: false`, then key by key
+        await type_into(el, a.text or "", clear=a.clear, delay_ms=TYPE_DELAY_MS if full else 0)
 
 
 async def _crop(el: Any, path: Path, vp: tuple[int, int], box: dict) -> None:
@@ -528,7 +523,8 @@ def _probe_actions(plan: ProbePlan, a_pass: PassResult, b_pass: PassResult | Non
             ev.notes = []
         target = main[j - 1].target if plan.mirrors and j <= len(main) else a_pass.steps[j - 1].target
         params = ActionParameters(description=ra.description, text=ra.text, key=ra.key, direction=ra.direction,
-                                  scroll_page=ra.amount if ra.type == "Scroll" else None, value=ra.value)
+                                  scroll_page=ra.amount if ra.type == "Scroll" else None, value=ra.value,
+                                  clear=False if ra.type == "Type" and not ra.clear else None)
         # an automatic probe asks only for the echo of its text (no assertion of its own to decide)
         act = Action(type=ra.type, parameters=params, logical_assertion=ra.assertion if plan.kind == "recipe" else None,
                      target=target, checks=list(ra.checks or []), evidence=ev)
@@ -625,7 +621,8 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
                 info = [c for c in info if _check_key(c) in keep]
             ev = step_evidence(i, ra, first, others, typed=typed)
             params = ActionParameters(description=ra.description, text=ra.text, key=ra.key, direction=ra.direction,
-                                      scroll_page=ra.amount if ra.type == "Scroll" else None, value=ra.value)
+                                      scroll_page=ra.amount if ra.type == "Scroll" else None, value=ra.value,
+                                      clear=False if ra.type == "Type" and not ra.clear else None)
             action = Action(type=ra.type, parameters=params, visual_evaluation_flag=ra.visual,
                             checkpoint_screenshot=f"checkpoints/step_{i}.png", logical_assertion=ra.assertion,
                             target=st.target, checks=list(ra.checks or []), evidence=ev, info=info,
