@@ -8,12 +8,16 @@ as readable as its results.jsonl.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import shutil
 import tempfile
 import time
+from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
+from typing import Any
 
 
 def current_umask() -> int:
@@ -74,3 +78,25 @@ def replace_dir(staging: Path, out: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
     else:
         staging.rename(out)
+
+
+# --------------------------------------------------------------------------- files shipped with the package
+
+
+@dataclass(frozen=True)
+class PackagedText:
+    text: str
+    #: of the file's bytes: what run.json records of a prompt, so any edit to it shows
+    sha256: str
+
+
+def package_folder(package: str, sub: str) -> Any:
+    """A folder shipped inside ``package`` (``resources.files``: works from a wheel or a source tree)."""
+    return resources.files(package) / sub
+
+
+def read_packaged(folder: Any, name: str) -> PackagedText:
+    """A text file shipped with the package (a prompt template), as stored: UTF-8, newlines untouched. The one
+    reader of the generation prompt, the judge's grounder and assertion prompts and the rubric prompt."""
+    data = (folder / name).read_bytes()
+    return PackagedText(data.decode("utf-8"), hashlib.sha256(data).hexdigest())

@@ -595,7 +595,7 @@ class JudgeSpec(_ReadsLikeJson):
     #: the judge's chat client (iwr-bench@1), None for the offline protocols
     chat: Any = None
     limits: dict[str, Any] = Field(default_factory=dict)
-    #: iwr-bench@1: sha256 prefixes of the grounder's and the assertion judge's prompt files
+    #: iwr-bench@1: prompt file -> sha256 of the grounder's and the assertion judge's prompts
     prompts: dict[str, str] | None = None
 
 

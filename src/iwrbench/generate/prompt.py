@@ -38,11 +38,11 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ..errors import ModelError
+from ..fileio import package_folder, read_packaged
 from ..models.base import GenerationOptions, effective_options, model_settings  # noqa: F401 (re-exported)
 from ..models.chat import ChatRequest, ImagePart, Message, TextPart
 from ..records import Task
@@ -83,8 +83,7 @@ class PromptTemplate:
 def load_prompt(version: str = DEFAULT_PROMPT) -> PromptTemplate:
     if version not in PROMPTS:
         raise ModelError(f"unknown prompt version {version!r}; known: {', '.join(sorted(PROMPTS))}")
-    text = (resources.files("iwrbench.generate") / "prompts" / PROMPTS[version]).read_text(encoding="utf-8")
-    return PromptTemplate(version, text)
+    return PromptTemplate(version, read_packaged(package_folder("iwrbench.generate", "prompts"), PROMPTS[version]).text)
 
 
 def prompt_sha256(version: str = DEFAULT_PROMPT) -> str:

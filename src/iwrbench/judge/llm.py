@@ -9,12 +9,12 @@ published code counted such a step as passed.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+from ..fileio import read_packaged
 from ..models.chat import ChatClient, ChatRequest, ImagePart, Message, TextPart
 from ..records import Action
 
@@ -24,7 +24,7 @@ ASSERT_PROMPT = "assert-v2.txt"
 
 
 def prompt_hashes() -> dict[str, str]:
-    return {p: hashlib.sha256((PROMPTS / p).read_bytes()).hexdigest()[:16] for p in (GROUND_PROMPT, ASSERT_PROMPT)}
+    return {p: read_packaged(PROMPTS, p).sha256 for p in (GROUND_PROMPT, ASSERT_PROMPT)}
 
 
 def _keep(dir_: Path, name: str, payload: dict) -> None:
@@ -80,7 +80,7 @@ def parse_yes_no(text: str) -> bool | None:
 
 
 def make_llm_grounder(chat: ChatClient, log_dir: Path):
-    template = (PROMPTS / GROUND_PROMPT).read_text()
+    template = read_packaged(PROMPTS, GROUND_PROMPT).text
 
     async def grounder(page: Any, action: Action, cands: list[dict]) -> tuple[int | None, str]:
         try:
@@ -110,7 +110,7 @@ def make_llm_grounder(chat: ChatClient, log_dir: Path):
 
 
 def make_assertion_judge(chat: ChatClient, log_dir: Path):
-    template = (PROMPTS / ASSERT_PROMPT).read_text()
+    template = read_packaged(PROMPTS, ASSERT_PROMPT).text
 
     async def judge(action: Action, before: bytes, after: bytes) -> tuple[bool | None, str]:
         text = template.format(assertion=action.logical_assertion)

@@ -15,7 +15,6 @@ import hashlib
 import io
 import json
 import re
-from importlib import resources
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,11 +59,15 @@ _IMAGE_MARK = re.compile(r"\{\{image:(reference|candidate)\}\}")
 
 def rubric_prompt(version: str = PROMPT_VERSION) -> str:
     """The text of the rubric prompt template ``prompts/visual_rubric_<version>.txt``."""
-    return resources.files("iwrbench.metrics").joinpath(f"prompts/visual_rubric_{version}.txt").read_text("utf-8")
+    from iwrbench.fileio import package_folder, read_packaged
+
+    return read_packaged(package_folder("iwrbench.metrics", "prompts"), f"visual_rubric_{version}.txt").text
 
 
 def prompt_sha256(version: str = PROMPT_VERSION) -> str:
-    return hashlib.sha256(rubric_prompt(version).encode("utf-8")).hexdigest()
+    from iwrbench.fileio import package_folder, read_packaged
+
+    return read_packaged(package_folder("iwrbench.metrics", "prompts"), f"visual_rubric_{version}.txt").sha256
 
 
 # ----------------------------------------------------------------------------- parsing
