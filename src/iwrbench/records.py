@@ -531,6 +531,20 @@ class GenerationInfo(_Open):
     #: set when the server refused the first cap and it was retried once with one that fits:
     #: {requested, sent, reason, server_message} (iwrbench.models.context)
     output_cap: dict[str, Any] | None = None
+    # a chat model's request, as sent (the report shows these rather than work them out again)
+    prompt_version: str | None = None
+    prompt_sha256: str | None = None
+    #: images sent: the task's composites, then the video frames sampled
+    composites: int | None = None
+    frames: int | None = None
+    #: the response cache's key of the request
+    cache_key: str | None = None
+    #: a cached reply: what its call cost when it was made (``cost_usd`` is then 0)
+    original_cost_usd: float | None = None
+    #: why the model stopped, as the provider said it ("stop", "length", "end_turn", "max_tokens")
+    stop_reason: str | None = None
+    #: how the page was taken from the reply: {source, iframes_removed, placeholders_rewritten, truncated}
+    extraction: dict[str, Any] | None = None
 
 
 class TaskResult(_Closed):

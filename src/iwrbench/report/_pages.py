@@ -406,7 +406,9 @@ def _screens(unit: Unit, task: Task | None, store: ImageStore, rel_up: str, labe
 
 
 def frame_plan(unit: Unit, task: Task) -> tuple[float, int, int, str]:
-    """(fps, number of frames, number of composites, note): what the model was sent, from run.json."""
+    """(fps, number of frames, number of composites, note): what the model was sent, as recorded (the unit's
+    generation says how many frames and composites, run.json at what rate); for a baseline, which is sent
+    nothing, what a video model would be sent under the run's options."""
     gen = unit.spec.generation
     opts = dict(gen.options)
     desc = gen.models.get(unit.model) or {}
@@ -419,6 +421,9 @@ def frame_plan(unit: Unit, task: Task) -> tuple[float, int, int, str]:
     max_images = int(opts.get("max_images") or d.max_images)
     composites = min(len(task.stitched_assets), max(0, max_images))
     n = frame_budget(GenerationOptions(fps=fps, max_frames=max_frames, max_images=max_images), composites)
+    sent = unit.result.generation
+    if sent is not None and sent.frames is not None and sent.composites is not None:
+        n, composites = sent.frames, sent.composites
     note = f"sampled at {fps:g} fps, at most {max_frames} frames, {max_images} images in all (run.json)"
     if isinstance(desc, dict) and desc.get("kind") in ("baseline", "replay"):
         note = (f"{unit.model} is a baseline: it is sent no prompt. Shown: what a video model is sent under this "
