@@ -334,7 +334,9 @@ def cmd_run(a: argparse.Namespace) -> int:
         _link_latest(out)
     print_leaderboard(summary)
     rep = _write_reports([out], None)
-    print(f"summary: {out / 'summary.json'}" + (f"\nreport:  {rep}" if rep else ""))
+    from .runs.rundir import RunDir
+
+    print(f"summary: {RunDir(out).summary_file}" + (f"\nreport:  {rep}" if rep else ""))
     return 0
 
 

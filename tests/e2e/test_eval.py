@@ -49,7 +49,10 @@ def test_run_folder_contract(run_dir):
     assert spec["generation"]["prompt"]["sha256"]
 
 
-def test_rerun_resumes_without_new_work(run_dir):
+def test_rerun_resumes_without_new_work(run_dir, tmp_path):
+    import shutil
+
+    run_dir = Path(shutil.copytree(run_dir, tmp_path / "run"))  # resumed in a copy: the shared run stays as it was
     before = (run_dir / "results.jsonl").read_text()
     other = Path(__file__).parent.parent / "fixtures" / "official"
     r = iwr("eval", "--tasks", str(other), "--model", "blank", "--out", str(run_dir))

@@ -473,7 +473,7 @@ def _inputs(unit: Unit, task: Task | None, store: ImageStore, rel_up: str) -> st
 
 
 def _code(unit: Unit) -> str:
-    page = unit.page_dir / "index.html"
+    page = unit.run.page_file(unit.model, unit.task_id)
     files = []
     if unit.page_dir.is_dir():
         for p in sorted(unit.page_dir.rglob("*"))[:60]:
