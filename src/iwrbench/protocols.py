@@ -122,7 +122,8 @@ OFFLINE = Protocol(
         "element counts, URLs), except checks a task author wrote. No multimodal judge.",
         "A typed text must be visible afterwards; a step without an assertion must still change one of the "
         "texts it changed in the recording (any one), or, where it changed none, change the screen where the "
-        "recording changed a lot (key presses and scrolls).",
+        "recording changed a lot (key presses and scrolls); a scroll must not keep pinned in place (a sticky bar) "
+        "a text the recording's scroll took off the screen.",
         "Probes: the task is replayed again with other input (e.g. other text typed); a page that shows the "
         "recorded states whatever the input fails them, and its IFS is capped where the probe failed.",
         "Tasks of the official layout (no recorded evidence) are judged by their checkpoints' visual change and "

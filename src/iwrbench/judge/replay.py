@@ -24,7 +24,7 @@ from ..records import Action, AssertionResult, Evidence, EvidenceResult, ProbeRe
 from .act import execute
 from .change import required as change_required
 from .checks import evaluate_all
-from .evidence import decides, judge_change, judge_still, judge_texts, judge_typed
+from .evidence import decides, judge_change, judge_still, judge_texts, judge_typed, pinned
 from .ground import NEEDS_TARGET, LlmGrounder, ground
 from .view import View
 
@@ -458,6 +458,14 @@ class _Trajectory:
                 hit = next((r for r in derived if r.passed), None)
                 for r in ([hit] if hit is not None else derived):
                     r.required = True
+                if action.type == "Scroll":
+                    # What stays put while the page scrolls (a sticky header, a breadcrumb, a side menu) is
+                    # seen by anyone comparing the screens: where the recording's text left the screen and
+                    # the page keeps it pinned in place, the page does not do what the recording shows.
+                    for r in derived:
+                        if r.kind == "disappears" and not r.passed and r.text and pinned(r.text, before_view, after_view):
+                            r.required = True
+                            r.detail = (r.detail or "") + " (pinned in place while the page scrolled)"
             if ev.change is not None and not ev.change_unstable and change_required(ev.change, asserted, action.type):
                 # the visual change decides where nothing else does (no author check, no text that decides);
                 # otherwise it is shown for information (the texts already say what changed)
