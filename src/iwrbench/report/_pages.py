@@ -518,6 +518,12 @@ def _generation_line(unit: Unit) -> str:
         parts.append(f"images: {g.images}")
     if g.duration_s is not None:
         parts.append(f"generated in {g.duration_s:.1f}s")
+    cap = g.output_cap or {}
+    if cap.get("sent") is not None:  # the server refused the first cap: say what it was asked again with
+        parts.append(f"output cap {cap['sent']} instead of {cap.get('requested', '?')} "
+                     f"({cap.get('reason') or 'fitted to the server'})")
+    elif g.max_output_tokens is not None:
+        parts.append(f"output cap {g.max_output_tokens}")
     return f'<p class="small muted">Generation: {e(" · ".join(parts))}</p>' if parts else ""
 
 
