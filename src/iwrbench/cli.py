@@ -119,7 +119,7 @@ def cmd_record(a: argparse.Namespace) -> int:
     out = Path(a.out)
     if out.exists() and not a.force and (not out.is_dir() or any(out.iterdir())):
         raise IwrError(f"{out} exists and is not empty; pass --force to replace it")
-    print(f"recording {recipe.id} ({len(recipe.actions)} actions) -> {out}", flush=True)
+    print(f"recording {recipe.id} ({len(recipe.actions)} action(s)) -> {out}", flush=True)
     done = record_task(recipe, out, validate=a.validate, passes=a.passes, force=a.force,
                        progress=lambda m: print(f"  {m}", flush=True))
     task = done.task

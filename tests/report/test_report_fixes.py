@@ -223,6 +223,29 @@ async def test_charts_fit_their_boxes(wide_run, browser):
     await page.close()
 
 
+@pytest.mark.parametrize("width", [1280, 800, 600])
+async def test_pages_never_scroll_sideways_a_wide_table_scrolls_in_its_box(wide_run, tmp_path, browser, width):
+    """The index (a wide leaderboard and task matrix) and a task page (the step table), in narrow windows."""
+    suite = _suite(tmp_path)
+    unit = _run(tmp_path / "unit", suite, [_result("openai:Qwen2.5-VL-72B-Instruct", TASK, 10.0, steps=[
+        StepResult(index=1, type="Type", executed=True, passed=True),
+        StepResult(index=2, type="Press", executed=True, passed=False, assertion=AssertionResult(text=ASSERTION * 3,
+                                                                                              passed=False))],
+        steps_total=2, steps_passed=1)])
+    write_reports([unit], formats=[])
+    pages = [wide_run / "report.html", next((unit / "report_files").glob("openai_*/*.html"))]
+    page = await browser.new_page(viewport={"width": width, "height": 800})
+    for html in pages:
+        await page.goto(html.resolve().as_uri(), wait_until="load")
+        got = await page.evaluate("""() => ({page: document.documentElement.scrollWidth, viewport: window.innerWidth,
+            tables: [...document.querySelectorAll('table')].map(t => ({id: t.id,
+                box: t.parentElement.classList.contains('wide') ? t.parentElement.clientWidth : null}))})""")
+        assert got["page"] <= got["viewport"], (html.name, width, got)
+        for t in got["tables"]:
+            assert t["box"] is not None and t["box"] <= got["viewport"], (html.name, width, t)
+    await page.close()
+
+
 async def test_recording_plays_from_disk(tmp_path, browser):
     run = _run(tmp_path / "run", _suite(tmp_path), [_result("blank", TASK, 0.0)])
     write_reports([run], formats=[])
