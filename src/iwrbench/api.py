@@ -204,10 +204,23 @@ def record(recipe: Any, out: str | Path, *, validate: bool = True, passes: int =
     ``validate`` (default on) replays the recorded task on its source first and writes nothing
     unless it scores IFS 100 with matching checkpoints (it needs the recipe's file: a ``Recipe``
     built in code can only be recorded with ``validate=False``). ``force`` replaces an existing
-    non-empty ``out``.
+    non-empty ``out``. ``progress`` receives each step's line and each warning (``"warning: ..."``);
+    without it, each warning (a `url:` source, a blocked request, a quoted text the source does not
+    show ...) is issued as a Python ``RecordingWarning``. They are also in the task's
+    reference/record.json.
     """
+    import warnings
+
     from .tasks.make import record_task
 
-    return record_task(recipe, Path(out), validate=validate, passes=passes, force=force, progress=progress).task
+    done = record_task(recipe, Path(out), validate=validate, passes=passes, force=force, progress=progress)
+    if progress is None:
+        for w in done.warnings:
+            warnings.warn(w, RecordingWarning, stacklevel=2)
+    return done.task
 
-__all__ = ["EVAL_OPTIONS", "EvalSummary", "ModelScore", "eval_config", "evaluate", "record"]
+
+class RecordingWarning(UserWarning):
+    """Something ``record`` wants the recipe's author to know; the task was written all the same."""
+
+__all__ = ["EVAL_OPTIONS", "EvalSummary", "ModelScore", "RecordingWarning", "eval_config", "evaluate", "record"]
