@@ -239,6 +239,8 @@ PUBLISHED = Protocol(
         "temperature 0, which these models refuse).",
         "One --judge-model serves the grounder and both judges (published: OPENAI_MODEL_NAME, default gpt-4o, "
         "grounds; MODEL_FOR_EVAL judges).",
+        "Judge calls time out after --timeout (default 600 s; published: 120 s for an assertion, 300 s for the "
+        "rubric) and are retried on 429 (honouring Retry-After), 5xx and timeouts (published: not retried).",
         "Grounding tries the deterministic rungs (role+name, text, attributes, position, appearance, fuzzy) before "
         "the LLM grounder; the grounder is shown our numbered candidates, the ARIA snapshot and a screenshot in one "
         "call (published: browser-use's element list and accessibility tree, then a second call with a screenshot).",
@@ -260,6 +262,7 @@ PUBLISHED = Protocol(
         "(the published post-processing judges the reply's text as the page).",
         "A missing checkpoint makes the task a task_error (not scored; the published code stops the run).",
         "An OCR failure is a judge_error (published: read as empty text, so two failures score 1.0).",
+        "DINOv2 runs in float32 on the CPU (published: float16 on a GPU when there is one).",
     ),
 )
 
