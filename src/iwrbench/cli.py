@@ -235,6 +235,7 @@ def _limits(a: argparse.Namespace):
 
 
 def _run_eval(a: argparse.Namespace, tasks: str, models: list[str], out: Path) -> dict:
+    from .models.base import parse_model_args
     from .runs.evaluate import EvalConfig, evaluate
 
     kw: dict[str, Any] = {}
@@ -243,6 +244,7 @@ def _run_eval(a: argparse.Namespace, tasks: str, models: list[str], out: Path) -
     cfg = EvalConfig(tasks=tasks, models=models, out=out, protocol=a.protocol, workers=a.workers,
                      executor=a.executor, options=_gen_options(a), model_kwargs=kw,
                      judge_model=getattr(a, "judge_model", None), judge_base_url=getattr(a, "judge_base_url", None),
+                     judge_args=parse_model_args(getattr(a, "judge_arg", None)),
                      ocr=getattr(a, "ocr", None), visual=getattr(a, "visual", None), limits=_limits(a),
                      allow_changed_config=getattr(a, "allow_changed_config", False),
                      only=getattr(a, "task", None) or None, ray_address=getattr(a, "ray_address", None),
@@ -503,7 +505,12 @@ def _add_eval_args(p: argparse.ArgumentParser, *, models_required: bool) -> None
     p.add_argument("--judge-model", help="iwr-bench@1: the model behind the LLM grounder and multimodal judges "
                                          "(default: none; offline@2 needs none)")
     p.add_argument("--judge-base-url", help="OpenAI-compatible server of the judge model (default: OPENAI_BASE_URL)")
-    p.add_argument("--action-timeout", type=float, help="seconds one action may take on a judged page (default 20)")
+    p.add_argument("-J", "--judge-arg", action="append", metavar="KEY=VALUE",
+                   help="iwr-bench@1: a request field or setting of the judge model (repeatable; like -M, which the "
+                        "judge never takes), e.g. -J reasoning_effort=low, -J 'thinking={\"type\": \"enabled\", "
+                        "\"budget_tokens\": 2048}', -J max_tokens_param=max_completion_tokens")
+    p.add_argument("--action-timeout", type=float, help="seconds one action may take on a judged page (default: the "
+                                                        "protocol's, 20 for offline@2, 30 for iwr-bench@1)")
     p.add_argument("--page-timeout", type=float, help="seconds a whole judged page may take (default 240)")
     p.add_argument("--ocr", help="override the protocol's OCR engine (tesseract, easyocr); recorded in run.json "
                                  "(default: the protocol's: tesseract for offline@2, easyocr for iwr-bench@1)")

@@ -65,4 +65,6 @@ def resolve_chat_client(spec: str, options: GenerationOptions | None = None, **k
     client = getattr(model, "client", None)
     if client is None:
         raise ModelError(f"model {spec!r} is not a chat model; the judge needs openai:NAME or anthropic:NAME")
-    return CachedClient(client, ResponseCache(options.cache_dir or default_cache_dir()))
+    _, settings = model.resolve()
+    # the model's own body fields (-J KEY=VALUE: reasoning_effort, thinking ...) go with every judge request
+    return CachedClient(client, ResponseCache(options.cache_dir or default_cache_dir()), body=settings.get("body"))

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import __version__
-from ..errors import InfraError, IwrError, TaskError
+from ..errors import InfraError, IwrError, JudgeError, TaskError
 from ..judge.replay import Limits
 from ..judge.score import JudgeComponents, judge_unit
 from ..models.base import Generation, GenerationOptions, Model
@@ -54,6 +54,9 @@ class EvalConfig:
     model_kwargs: dict[str, Any] = field(default_factory=dict)
     judge_model: str | None = None  # iwr-bench@1: model for the LLM grounder and the MLLM judges
     judge_base_url: str | None = None
+    #: the judge model's own request fields and settings (``-J KEY=VALUE``: reasoning_effort, thinking, ...);
+    #: the judge never takes generation's ``-M`` fields
+    judge_args: dict[str, Any] = field(default_factory=dict)
     limits: Limits | None = None  # time limits per action / page (default: judge.replay.Limits())
     ocr: str | None = None  # override the protocol's OCR engine (recorded in run.json)
     visual: str | None = None  # override the protocol's visual backend
@@ -118,7 +121,8 @@ def make_spec(cfg: EvalConfig, tasks: list[Task], protocol: Protocol, components
 
 def make_components(cfg: EvalConfig, protocol: Protocol) -> JudgeComponents:
     c = JudgeComponents.for_protocol(protocol, judge_model=cfg.judge_model, options=cfg.options,
-                                     ocr=cfg.ocr, visual=cfg.visual, judge_base_url=cfg.judge_base_url)
+                                     ocr=cfg.ocr, visual=cfg.visual, judge_base_url=cfg.judge_base_url,
+                                     judge_args=cfg.judge_args)
     if cfg.limits is not None:
         c.limits = cfg.limits
     return c
@@ -178,8 +182,10 @@ async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: Run
     if gen.status != "ok" and (gen.error or "").startswith("budget:"):
         return None
     if gen.status != "ok" or gen.page is None:
+        # scored 0, or left out like the published code's tasks without a page (protocols.unscored)
+        zero = 0.0 if protocol.scores_generation_errors else None
         return TaskResult(model=model.name, task_id=task.id, status="generation_error", protocol=protocol.id,
-                          ifs=0.0, vfs=0.0, final=0.0, low_level_visual=0.0, high_level_visual=0.0,
+                          ifs=zero, vfs=zero, final=zero, low_level_visual=zero, high_level_visual=zero,
                           steps_total=len(task.action_sequence), tags=task.tags, error=gen.error,
                           generation=gen.info, duration_s=round(time.monotonic() - t0, 2))
     last_err = ""
@@ -192,6 +198,8 @@ async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: Run
             res.attempts = attempt
             res.duration_s = round(time.monotonic() - t0, 2)
             return res
+        except JudgeError as e:  # the judge model was asked again already: redoing the unit asks the same
+            return _row(model, task, protocol, "judge_error", str(e), t0, gen, attempt)
         except InfraError as e:
             last_err = str(e)
             await browser_box.restart()
