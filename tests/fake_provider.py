@@ -11,6 +11,21 @@ behind vLLM, llama.cpp ...): a request whose prompt (``prompt_tokens``: text / 4
 count per image) plus ``max_tokens`` exceeds the context, or whose ``max_tokens`` exceeds the
 largest output, is refused with HTTP 400 in the wording of ``limit_wording`` (``LIMIT_WORDINGS``).
 
+Behaving like the real services (for judges and generation alike):
+
+- ``responder=``: a function of the request body giving the reply text (e.g. a judge that answers each
+  prompt); used when the script is empty, before ``default``.
+- ``reasoning_tokens=``: the model thinks that many tokens before it answers (OpenAI reasoning
+  models always; Anthropic only with ``thinking`` enabled, at most its budget). A request whose
+  output cap cannot hold the thinking and the answer gets what the real services give: empty
+  content, finish reason ``length`` (``max_tokens`` for Anthropic) and the cap spent as
+  reasoning tokens in the usage.
+- ``reasoning_model=True`` (OpenAI): refuses ``max_tokens`` and a temperature other than 1 with
+  HTTP 400 in OpenAI's words, as its reasoning models do; Anthropic's ``thinking`` is checked as
+  the Messages API checks it (budget at least 1024 and below ``max_tokens``, no temperature but 1).
+- ``rate_limit_every=N``: every N-th request is refused with HTTP 429, a ``Retry-After`` header
+  (``retry_after=``, seconds) and the real error body.
+
 ``write_synthetic_task`` writes a small task folder: a video whose frame ``i`` encodes ``i``
 in its colour (``frame_index_of`` reads it back), one composite, one asset, a checkpoint.
 """
@@ -82,6 +97,8 @@ class Scripted:
     #: when the client asks for a stream: seconds between chunks, and an error event after the first
     chunk_delay_s: float = 0.0
     stream_error: str | None = None  # e.g. "overloaded_error"
+    #: tokens spent thinking (reasoning models): with ``reasoning_tokens=`` on the server, the larger wins
+    reasoning_tokens: int = 0
 
 
 @dataclass
@@ -104,7 +121,9 @@ class FakeProviderServer:
     def __init__(self, protocol: str = "openai", script: list[Scripted] | None = None,
                  default: Scripted | None = None, *, extra_fields: tuple[str, ...] | None = (),
                  context_tokens: int | None = None, max_output_tokens: int | None = None,
-                 limit_wording: str | None = None, model_name: str = "tiny-vlm") -> None:
+                 limit_wording: str | None = None, model_name: str = "tiny-vlm",
+                 responder: Any = None, reasoning_tokens: int = 0, reasoning_model: bool = False,
+                 rate_limit_every: int | None = None, retry_after: float = 1.0) -> None:
         """``extra_fields``: body fields accepted beyond the documented ones (an OpenAI-compatible
         server's own, e.g. ``top_k``); None accepts any field. ``context_tokens``,
         ``max_output_tokens``: the served model's limits (None: none), refused with HTTP 400 in
@@ -116,6 +135,15 @@ class FakeProviderServer:
             raise ValueError(f"limit_wording must be one of {LIMIT_WORDINGS}")
         self.context_tokens = context_tokens
         self.max_output_tokens = max_output_tokens
+        self.responder = responder
+        self.reasoning_tokens = int(reasoning_tokens)
+        self.reasoning_model = reasoning_model
+        self.rate_limit_every = rate_limit_every
+        self.retry_after = retry_after
+        #: requests refused with 429 (they are in ``requests`` too), and the bodies of requests answered
+        #: with empty content because their output cap could not hold the thinking and the answer
+        self.rate_limited: list[Recorded] = []
+        self.cut_empty: list[Any] = []
         self.limit_wording = wording
         self.model_name = model_name
         #: requests refused for their length (they are in ``requests`` too)
@@ -184,24 +212,103 @@ class FakeProviderServer:
             self.script.extend(replies)
 
     # ------------------------------------------------------------------ serving
-    def _next(self) -> Scripted:
+    def _next(self, body: Any) -> Scripted:
         with self._lock:
-            return self.script.pop(0) if self.script else self.default
+            if self.script:
+                return self.script.pop(0)
+        if self.responder is not None and isinstance(body, dict):
+            return Scripted(text=str(self.responder(body)))
+        return self.default
+
+    # ------------------------------------------------------------------ real-service rules
+    def _refusal(self, body: Any) -> dict[str, Any] | None:
+        """The 400 body a real service answers to a request it does not accept, or None."""
+        if not isinstance(body, dict):
+            return None
+        unknown = sorted(set(body) - self.allowed) if self.allowed is not None else []
+        if unknown:
+            msg = (f"Unrecognized request argument supplied: {unknown[0]}" if self.protocol == "openai"
+                   else f"{unknown[0]}: Extra inputs are not permitted")
+            return self._error_body(msg, "invalid_request_error", unknown[0])
+        if self.protocol == "openai" and self.reasoning_model:
+            if "max_tokens" in body:
+                return self._error_body("Unsupported parameter: 'max_tokens' is not supported with this model. "
+                                        "Use 'max_completion_tokens' instead.", "invalid_request_error", "max_tokens",
+                                        code="unsupported_parameter")
+            t = body.get("temperature")
+            if t is not None and t != 1:
+                return self._error_body(f"Unsupported value: 'temperature' does not support {t} with this model. "
+                                        "Only the default (1) value is supported.", "invalid_request_error",
+                                        "temperature", code="unsupported_value")
+        thinking = body.get("thinking") if self.protocol == "anthropic" else None
+        if isinstance(thinking, dict) and thinking.get("type") == "enabled":
+            budget = thinking.get("budget_tokens")
+            if not isinstance(budget, int) or budget < 1024:
+                return self._error_body("thinking.enabled.budget_tokens: Input should be greater than or equal to 1024",
+                                        "invalid_request_error")
+            if not isinstance(body.get("max_tokens"), int) or body["max_tokens"] <= budget:
+                return self._error_body("`max_tokens` must be greater than `thinking.budget_tokens`. Please consult "
+                                        "our documentation at https://docs.anthropic.com/en/docs/build-with-claude/"
+                                        "extended-thinking#max-tokens-and-context-window-size", "invalid_request_error")
+            if body.get("temperature") not in (None, 1):
+                return self._error_body("`temperature` may only be set to 1 when thinking is enabled or in "
+                                        "interleaved thinking mode. Please consult our documentation at "
+                                        "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking"
+                                        "#feature-compatibility", "invalid_request_error")
+        return None
+
+    def _error_body(self, msg: str, etype: str, param: str | None = None, code: str | None = None) -> dict[str, Any]:
+        if self.protocol == "anthropic":
+            return {"type": "error", "error": {"type": etype, "message": msg}}
+        return {"error": {"message": msg, "type": etype, "param": param, "code": code}}
+
+    def _thinking(self, body: Any, s: Scripted) -> int:
+        """Tokens this request spends thinking before it answers."""
+        want = max(self.reasoning_tokens, s.reasoning_tokens)
+        if self.protocol == "anthropic":
+            th = body.get("thinking") if isinstance(body, dict) else None
+            if not (isinstance(th, dict) and th.get("type") == "enabled"):
+                return 0
+            return min(want, int(th.get("budget_tokens") or 0))
+        return want
+
+    def _think(self, text: str, request: Any, s: Scripted) -> tuple[str, str | None, int, int]:
+        """(text, stop reason, output tokens, reasoning tokens) once the thinking is paid for: a cap that
+        cannot hold the thinking and the answer leaves the answer empty, as the real services do."""
+        thinking = self._thinking(request, s)
+        if not thinking:
+            return text, s.stop_reason, s.usage[1], 0
+        cap = request.get("max_completion_tokens", request.get("max_tokens")) if isinstance(request, dict) else None
+        answer = -(-len(text) // 4)
+        if isinstance(cap, int) and cap < thinking + answer:
+            with self._lock:
+                self.cut_empty.append(request)
+            return "", "length" if self.protocol == "openai" else "max_tokens", cap, cap
+        return text, s.stop_reason, thinking + answer, thinking
 
     def _completion(self, text: str, request: Any, s: Scripted) -> dict[str, Any]:
         model = request.get("model") if isinstance(request, dict) else None
+        text, stop, out_tokens, reasoning = self._think(text, request, s)
         if self.protocol == "openai":
+            usage: dict[str, Any] = {"prompt_tokens": s.usage[0], "completion_tokens": out_tokens,
+                                     "total_tokens": s.usage[0] + out_tokens}
+            if reasoning:
+                usage["completion_tokens_details"] = {"reasoning_tokens": reasoning}
             return {
                 "id": "chatcmpl-fake", "object": "chat.completion", "model": model,
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                             "finish_reason": s.stop_reason or "stop"}],
-                "usage": {"prompt_tokens": s.usage[0], "completion_tokens": s.usage[1],
-                          "total_tokens": sum(s.usage)},
+                             "finish_reason": stop or "stop"}],
+                "usage": usage,
             }
+        content: list[dict[str, Any]] = []
+        if reasoning:
+            content.append({"type": "thinking", "thinking": "Let me look at both pictures.", "signature": "c2ln"})
+        if text or not reasoning:
+            content.append({"type": "text", "text": text})
         return {
             "id": "msg_fake", "type": "message", "role": "assistant", "model": model,
-            "content": [{"type": "text", "text": text}], "stop_reason": s.stop_reason or "end_turn",
-            "usage": {"input_tokens": s.usage[0], "output_tokens": s.usage[1]},
+            "content": content, "stop_reason": stop or "end_turn",
+            "usage": {"input_tokens": s.usage[0], "output_tokens": out_tokens},
         }
 
     def _send(self, h: BaseHTTPRequestHandler, status: int, body: Any, headers: dict[str, str]) -> None:
@@ -230,14 +337,24 @@ class FakeProviderServer:
         if h.path != PATHS[self.protocol]:
             self._send(h, 404, {"error": {"message": f"no route {h.path}"}}, {})
             return
-        unknown = sorted(set(body) - self.allowed) if isinstance(body, dict) and self.allowed is not None else []
-        if unknown:
-            msg = (f"Unrecognized request argument supplied: {unknown[0]}" if self.protocol == "openai"
-                   else f"{unknown[0]}: Extra inputs are not permitted")
-            err: dict[str, Any] = {"error": {"type": "invalid_request_error", "message": msg}}
-            if self.protocol == "anthropic":
-                err["type"] = "error"
-            self._send(h, 400, err, {})
+        with self._lock:
+            n_req = len(self.requests)
+        if self.rate_limit_every and n_req % self.rate_limit_every == 0:
+            with self._lock:
+                self.rate_limited.append(rec)
+            wait = f"{self.retry_after:g}"
+            if self.protocol == "openai":
+                err = self._error_body(f"Rate limit reached for {self.model_name} on requests per min (RPM): "
+                                       f"Limit 3, Used 3, Requested 1. Please try again in {wait}s.",
+                                       "requests", code="rate_limit_exceeded")
+            else:
+                err = self._error_body("This request would exceed the rate limit for your organization of 3 "
+                                       "requests per minute. Please try again later.", "rate_limit_error")
+            self._send(h, 429, err, {"retry-after": wait})
+            return
+        refused = self._refusal(body)
+        if refused is not None:
+            self._send(h, 400, refused, {})
             return
         refusal = self._limit_refusal(body)
         if refusal is not None:
@@ -245,7 +362,7 @@ class FakeProviderServer:
                 self.refused.append(rec)
             self._send(h, 400, refusal, {})
             return
-        s = self._next()
+        s = self._next(body)
         with self._lock:
             self._in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self._in_flight)
@@ -320,7 +437,7 @@ class FakeProviderServer:
         self._send(h, s.status, payload, s.headers)
 
     def _events(self, s: Scripted, request: dict[str, Any]) -> list[tuple[str | None, Any]]:
-        text = s.text or ""
+        text, stop, out_tokens, reasoning = self._think(s.text or "", request, s)
         pieces = [text[i : i + 40] for i in range(0, len(text), 40)] or [""]
         model = request.get("model")
         if self.protocol == "openai":
@@ -329,22 +446,36 @@ class FakeProviderServer:
                         "choices": [{"index": 0, "delta": {"content": p}, "finish_reason": None}]})
                 for p in pieces
             ]
-            ev.append((None, {"id": "c", "choices": [{"index": 0, "delta": {}, "finish_reason": s.stop_reason or "stop"}]}))
+            ev.append((None, {"id": "c", "choices": [{"index": 0, "delta": {}, "finish_reason": stop or "stop"}]}))
             if (request.get("stream_options") or {}).get("include_usage"):
-                ev.append((None, {"id": "c", "choices": [], "usage": {
-                    "prompt_tokens": s.usage[0], "completion_tokens": s.usage[1], "total_tokens": sum(s.usage)}}))
+                usage: dict[str, Any] = {"prompt_tokens": s.usage[0], "completion_tokens": out_tokens,
+                                         "total_tokens": s.usage[0] + out_tokens}
+                if reasoning:
+                    usage["completion_tokens_details"] = {"reasoning_tokens": reasoning}
+                ev.append((None, {"id": "c", "choices": [], "usage": usage}))
             ev.append((None, "[DONE]"))
             return ev
         ev = [("message_start", {"type": "message_start", "message": {
             "id": "msg_fake", "type": "message", "role": "assistant", "model": model, "content": [],
-            "stop_reason": None, "usage": {"input_tokens": s.usage[0], "output_tokens": 1}}}),
-            ("content_block_start", {"type": "content_block_start", "index": 0,
-                                     "content_block": {"type": "text", "text": ""}})]
-        ev += [("content_block_delta", {"type": "content_block_delta", "index": 0,
-                                        "delta": {"type": "text_delta", "text": p}}) for p in pieces]
-        ev += [("content_block_stop", {"type": "content_block_stop", "index": 0}),
-               ("message_delta", {"type": "message_delta", "delta": {"stop_reason": s.stop_reason or "end_turn"},
-                                  "usage": {"output_tokens": s.usage[1]}}),
+            "stop_reason": None, "usage": {"input_tokens": s.usage[0], "output_tokens": 1}}})]
+        k = 0
+        if reasoning:
+            ev += [("content_block_start", {"type": "content_block_start", "index": 0,
+                                            "content_block": {"type": "thinking", "thinking": ""}}),
+                   ("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                            "delta": {"type": "thinking_delta", "thinking": "Let me look."}}),
+                   ("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                            "delta": {"type": "signature_delta", "signature": "c2ln"}}),
+                   ("content_block_stop", {"type": "content_block_stop", "index": 0})]
+            k = 1
+        if text or not reasoning:
+            ev.append(("content_block_start", {"type": "content_block_start", "index": k,
+                                               "content_block": {"type": "text", "text": ""}}))
+            ev += [("content_block_delta", {"type": "content_block_delta", "index": k,
+                                            "delta": {"type": "text_delta", "text": p}}) for p in pieces]
+            ev.append(("content_block_stop", {"type": "content_block_stop", "index": k}))
+        ev += [("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop or "end_turn"},
+                                  "usage": {"output_tokens": out_tokens}}),
                ("message_stop", {"type": "message_stop"})]
         return ev
 
@@ -490,3 +621,51 @@ def write_synthetic_task(
     }
     (folder / "task.json").write_text(json.dumps(data, indent=1))
     return Task.model_validate(data).bind(folder)
+
+
+# --------------------------------------------------------------------------- a judge model
+
+
+def request_texts(body: Any) -> str:
+    """Every text of a request body (OpenAI or Anthropic), joined by spaces."""
+    out: list[str] = []
+    for m in (body.get("messages") or []) if isinstance(body, dict) else []:
+        content = m.get("content") if isinstance(m, dict) else None
+        if isinstance(content, str):
+            out.append(content)
+            continue
+        out += [p["text"] for p in content or [] if isinstance(p, dict) and isinstance(p.get("text"), str)]
+    return " ".join(out)
+
+
+class JudgeReplies:
+    """A ``responder`` that answers the judge's prompts as a judge model would: the grounder's numbered
+    list with ``index`` (None: no element), the before/after question with the next of ``verdicts``
+    ("Yes", "No" or any raw text; "Yes" once they run out), the rubric with ``Score: <score>/100`` (the
+    published format) or five JSON scores (the v1 prompt). It counts what it was asked."""
+
+    def __init__(self, verdicts: list[str] | None = None, score: int = 77, index: int | None = None):
+        self.verdicts = list(verdicts or [])
+        self.score = score
+        self.index = index
+        self.asked = {"ground": 0, "assert": 0, "rubric": 0}
+        self._lock = threading.Lock()
+
+    def __call__(self, body: Any) -> str:
+        text = request_texts(body)
+        with self._lock:
+            if "Interactive elements, numbered" in text:
+                self.asked["ground"] += 1
+                return json.dumps({"index": self.index})
+            if "Decide whether this statement" in text:
+                self.asked["assert"] += 1
+                v = self.verdicts.pop(0) if self.verdicts else "Yes"
+                if v in ("Yes", "No"):
+                    return "```json\n" + json.dumps({"think": "compared the two steps", "result": v}) + "\n```"
+                return v
+            self.asked["rubric"] += 1
+        if "Score: ${" in text:
+            return ("Comments:\n-Layout (10 points): similar, 8\n-Elements (15 points): most are there, 11\n"
+                    "-Content and Text (40 points): close, 30\n-Style (15 points): 12\n-Overall (20 points): 16\n\n"
+                    f"Score: {self.score}/100")
+        return json.dumps({"layout": 8, "elements": 11, "content_text": 30, "style": 12, "overall": 16})

@@ -236,3 +236,27 @@ def test_eval_defaults_to_a_dated_run_folder_whose_files_honour_the_umask(tmp_pa
     wrong = {str(p.relative_to(run)): oct(_mode(p)) for p in run.rglob("*")
              if not p.is_symlink() and _mode(p) != (0o755 if p.is_dir() else 0o644)}
     assert wrong == {}
+
+
+# --------------------------------------------------------------------------- iwr schema
+
+
+def test_schema_recipe_prints_the_recipe_schema_with_a_description_per_field(capsys):
+    from iwrbench.record.recipe import Recipe, RecipeAction
+
+    assert main(["schema", "recipe"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["title"] == "Recipe" and "base_dir" not in schema["properties"]
+    action = schema["$defs"]["RecipeAction"]["properties"]
+    assert "assert" in action and "assertion" not in action  # as written in YAML
+    for model, props in ((Recipe, schema["properties"]), (RecipeAction, action)):
+        fields = {f.alias or k for k, f in model.model_fields.items() if not f.exclude}
+        assert set(props) == fields
+        undescribed = sorted(k for k, v in props.items() if not v.get("description") and "$ref" not in v)
+        assert undescribed == [], f"{model.__name__}: fields without a description in `iwr schema recipe`"
+    # the names are those of the full listing, any case; an unknown one is one line naming the known ones
+    assert main(["schema", "TaskResult"]) == 0 and json.loads(capsys.readouterr().out)["title"] == "TaskResult"
+    assert main(["schema"]) == 0 and {"Recipe", "Task", "TaskResult"} <= set(json.loads(capsys.readouterr().out))
+    assert main(["schema", "recipes"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "no schema named 'recipes'" in err and "recipe" in err and "taskresult" in err

@@ -1,5 +1,7 @@
 """The aggregate arithmetic reproduces the published leaderboard, and the prefix rule holds."""
 
+from pathlib import Path
+
 import pytest
 
 from iwrbench.protocols import OFFLINE, PUBLISHED, combine, get_protocol, leaderboard_row
@@ -38,8 +40,83 @@ def test_visual_pairs_offline_counts_unreached():
              StepResult(index=2, type="Click", executed=False, passed=False),
              StepResult(index=3, type="Click", executed=False, passed=False)]
     assert OFFLINE.visual_pairs(task, steps) == [(0, 0), (1, 1), (3, None)]
-    # the published pairing: checkpoint i against the screenshot before action i; unreached left out
+    # the published pairing (below): entry j of [screenshot 0] + flagged reached screenshots, with step_<j>
     assert PUBLISHED.visual_pairs(task, steps) == [(0, 0), (1, 0)]
+
+
+# --------------------------------------------------------------------------- the published pairing
+
+
+def transcribed_published_pairs(flags: list[bool], executed: int, results: list[str | None]) -> list[tuple[int, int]]:
+    """A transcription of the published evaluation code's visual list (evaluate.py, evaluate_single_task, and
+    utils/metrics.py, aggregate_requested_scores), in its own terms: ``executed`` actions ran before the first
+    that could not (screenshots 0..executed were saved); ``results[i]`` is action i's assertion result ("Yes",
+    "No", None when it has none). Returns (checkpoint j, screenshot index) after the truncation."""
+    screenshot_map = {k: k for k in range(executed + 1)}
+    # assertion_scorer.evaluate_all_assertions: only steps with a screenshot after them are asked
+    assertion_results = [({"result": results[i]} if results[i] is not None and i + 1 < len(screenshot_map) else None)
+                         for i in range(len(flags))]
+    success_step_count = executed
+    to_eval = [screenshot_map[0]]
+    for i, flag in enumerate(flags):
+        ar = assertion_results[i]
+        if ar and ar["result"] == "No":
+            success_step_count = i
+            break
+        if flag and i in screenshot_map:
+            to_eval.append(screenshot_map[i])
+    # calculate_all_scores pairs entry j with checkpoints/step_<j>.png; the report keeps [:success + 1]
+    return [(j, shot) for j, shot in enumerate(to_eval)][: success_step_count + 1]
+
+
+def _replayed(flags: list[bool], executed: int, results: list[str | None]):
+    """The same trajectory as this project's replay records it: it stops at the first step that does not pass
+    (an action not executed, or an assertion that said No)."""
+    from iwrbench.records import AssertionResult
+
+    task = _task(flags)
+    steps = []
+    for i in range(len(flags)):
+        if i >= executed:
+            steps.append(StepResult(index=i + 1, type="Click", executed=False, passed=False))
+            break
+        no = results[i] == "No"
+        steps.append(StepResult(index=i + 1, type="Click", executed=True, passed=not no,
+                                assertion=AssertionResult(text="x", method="mllm", passed=not no) if results[i] else None))
+        if no:
+            break
+    return task, steps
+
+
+PATTERNS = [
+    # (flags, actions executed, assertion results)
+    ([0, 1, 0, 1, 1], 5, [None] * 5),                      # the issue's example: pairs (1,1), (2,3), (3,4)
+    ([0, 1, 0, 1, 1], 3, [None] * 5),                      # action 4 cannot be executed: its screenshot 3 counts
+    ([0, 1, 0, 1, 1], 5, [None, None, None, "No", None]),  # a No at action 4 keeps screenshot 3 out
+    ([1, 1, 1], 1, [None] * 3),                            # every action flagged: the truncation drops one
+    ([1, 1, 1, 1], 4, ["Yes", "Yes", "No", "Yes"]),
+    ([1, 0, 1, 0], 0, [None] * 4),                         # the first action fails
+    ([0, 0, 0], 3, ["Yes"] * 3),                           # nothing flagged: the initial state alone
+    ([1, 1, 0, 1], 4, ["No", None, None, None]),           # a No at the first action
+    ([0, 1, 1, 1, 0, 1], 6, ["Yes", None, "Yes", None, "Yes", "Yes"]),
+    ([1, 0, 1, 1], 2, ["Yes", "Yes", None, None]),
+]
+
+
+@pytest.mark.parametrize("flags,executed,results", PATTERNS)
+def test_published_pairing_reproduces_the_published_code(flags, executed, results):
+    flags = [bool(f) for f in flags]
+    task, steps = _replayed(flags, executed, results)
+    assert PUBLISHED.visual_pairs(task, steps) == transcribed_published_pairs(flags, executed, results)
+
+
+def test_published_pairs_of_the_issue_example_and_where_they_belong():
+    task, steps = _replayed([False, True, False, True, True], 5, [None] * 5)
+    entries = PUBLISHED.visual_entries(task, steps)
+    assert [(e.checkpoint, e.shot) for e in entries] == [(0, 0), (1, 1), (2, 3), (3, 4)]
+    assert [e.step for e in entries] == [None, 2, 4, 5]  # recorded on the flagged action each came from
+    task.bind(Path("/t"))
+    assert PUBLISHED.checkpoint_path(task, 2) == Path("/t/checkpoints/step_2.png")
 
 
 def test_unreached_pairs_score_zero():
@@ -58,6 +135,30 @@ def test_leaderboard_row_macro_means_and_errors():
     assert row["tasks"] == 2
     assert row["ifs"] == 50 and row["vfs"] == 25 and row["final"] == 42.5
     assert row["errors"] == {"generation_error": 1, "judge_error": 1}
+
+
+def test_published_protocol_leaves_generation_errors_out():
+    rs = [TaskResult(model="m", task_id="a", status="ok", protocol="iwr-bench@1", ifs=100, low_level_visual=50,
+                     high_level_visual=50),
+          TaskResult(model="m", task_id="b", status="generation_error", protocol="iwr-bench@1")]
+    row = leaderboard_row("m", rs)
+    assert row["tasks"] == 1 and row["ifs"] == 100 and row["final"] == 85
+    assert row["errors"] == {"generation_error": 1}
+    assert OFFLINE.scores_generation_errors and not PUBLISHED.scores_generation_errors
+
+
+def test_every_project_choice_is_a_listed_difference_of_offline_not_of_the_published_protocol():
+    assert (PUBLISHED.page_setup, PUBLISHED.actions, PUBLISHED.action_s) == ("published", "published", 30.0)
+    assert (OFFLINE.page_setup, OFFLINE.actions, OFFLINE.action_s) == ("deterministic", "project", 20.0)
+    offline = " ".join(OFFLINE.differences)
+    for choice in ("reduced motion", "seeded Math.random", "frozen clock", "CSS animations stopped",
+                   "container under the pointer", "shows the typed text", "Hover and Select", "dispatched as a click",
+                   "20 s per action", "scores 0"):
+        assert choice in offline, choice
+    published = " ".join(PUBLISHED.differences)
+    for what in ("counted an unreadable assertion as passed", "Score: n/100", "judge_error", "max_completion_tokens",
+                 "LLM grounder", "127.0.0.1", "task_error", "OCR failure"):
+        assert what in published, what
 
 
 def test_protocol_names():

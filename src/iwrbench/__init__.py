@@ -3,14 +3,14 @@
 The Python API (``iwrbench.api``), loaded on first use so that ``import iwrbench`` stays light:
 
 - ``iwrbench.evaluate(tasks=..., models=[...], out=..., **options)`` -> ``EvalSummary`` (as ``iwr eval``)
-- ``iwrbench.record(recipe, out=...)`` -> ``Task`` (as ``iwr record``)
+- ``iwrbench.record(recipe, out=...)`` -> ``Task`` (as ``iwr record``; its warnings are ``RecordingWarning``)
 """
 
 from typing import Any
 
 from .version import __version__
 
-_API = ("evaluate", "EvalSummary", "ModelScore")
+_API = ("evaluate", "EvalSummary", "ModelScore", "RecordingWarning")
 
 
 def __getattr__(name: str) -> Any:
@@ -29,4 +29,4 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_API, "record"])
 
 
-__all__ = ["__version__", "evaluate", "record", "EvalSummary", "ModelScore"]
+__all__ = ["__version__", "evaluate", "record", "EvalSummary", "ModelScore", "RecordingWarning"]

@@ -45,6 +45,7 @@ EVAL_OPTIONS: dict[str, str] = {
     "base_url": "OpenAI-compatible server URL for openai:NAME models",
     "judge_model": "iwr-bench@1: the judge's model",
     "judge_base_url": "the judge model's server",
+    "judge_args": "the judge model's own request fields and settings (KEY=VALUE items or a dict)",
     "ocr": "override the protocol's OCR engine",
     "visual": "override the protocol's visual backend",
     "action_timeout": "seconds per judged action",
@@ -138,6 +139,14 @@ class EvalSummary:
         raise KeyError(f"{model!r} is not in this run; its models: {', '.join(self.models) or 'none'}")
 
 
+def _judge_args(args: Any) -> dict[str, Any]:
+    from .models.base import parse_model_args
+
+    if not args:
+        return {}
+    return dict(args) if isinstance(args, dict) else parse_model_args(list(args))
+
+
 def eval_config(tasks: str | Path, models: str | list[str], out: str | Path, **options: Any):
     """The ``EvalConfig`` for ``evaluate``'s arguments (see the module docstring)."""
     from .judge.replay import Limits
@@ -178,6 +187,7 @@ def eval_config(tasks: str | Path, models: str | list[str], out: str | Path, **o
         tasks=tasks, models=list(models), out=out, protocol=options.get("protocol") or "offline@2",
         workers=int(options.get("workers") or 1), executor=options.get("executor") or "local", options=o,
         model_kwargs=kw, judge_model=options.get("judge_model"), judge_base_url=options.get("judge_base_url"),
+        judge_args=_judge_args(options.get("judge_args")),
         ocr=options.get("ocr"), visual=options.get("visual"), limits=limits,
         allow_changed_config=bool(options.get("allow_changed_config")), only=list(only) if only else None,
         ray_address=options.get("ray_address"),
@@ -210,10 +220,23 @@ def record(recipe: Any, out: str | Path, *, validate: bool = True, passes: int =
     ``validate`` (default on) replays the recorded task on its source first and writes nothing
     unless it scores IFS 100 with matching checkpoints (it needs the recipe's file: a ``Recipe``
     built in code can only be recorded with ``validate=False``). ``force`` replaces an existing
-    non-empty ``out``.
+    non-empty ``out``. ``progress`` receives each step's line and each warning (``"warning: ..."``);
+    without it, each warning (a `url:` source, a blocked request, a quoted text the source does not
+    show ...) is issued as a Python ``RecordingWarning``. They are also in the task's
+    reference/record.json.
     """
+    import warnings
+
     from .validate.make import record_task
 
-    return record_task(recipe, Path(out), validate=validate, passes=passes, force=force, progress=progress).task
+    done = record_task(recipe, Path(out), validate=validate, passes=passes, force=force, progress=progress)
+    if progress is None:
+        for w in done.warnings:
+            warnings.warn(w, RecordingWarning, stacklevel=2)
+    return done.task
 
-__all__ = ["EVAL_OPTIONS", "EvalSummary", "ModelScore", "eval_config", "evaluate", "record"]
+
+class RecordingWarning(UserWarning):
+    """Something ``record`` wants the recipe's author to know; the task was written all the same."""
+
+__all__ = ["EVAL_OPTIONS", "EvalSummary", "ModelScore", "RecordingWarning", "eval_config", "evaluate", "record"]

@@ -125,15 +125,19 @@ def cmd_record(a: argparse.Namespace) -> int:
     out = Path(a.out)
     if out.exists() and not a.force and (not out.is_dir() or any(out.iterdir())):
         raise IwrError(f"{out} exists and is not empty; pass --force to replace it")
-    print(f"recording {recipe.id} ({len(recipe.actions)} actions) -> {out}", flush=True)
+    print(f"recording {recipe.id} ({len(recipe.actions)} action(s)) -> {out}", flush=True)
     done = record_task(recipe, out, validate=a.validate, passes=a.passes, force=a.force,
                        progress=lambda m: print(f"  {m}", flush=True))
     task = done.task
-    n_checks = sum(len(x.checks) for x in task.action_sequence)
-    checked = (f"; oracle replay IFS {done.oracle_ifs:.0f}, {len(done.checkpoints)} visual checkpoints match"
+    acts = task.action_sequence
+    asserted = sum(1 for x in acts if x.logical_assertion or x.checks)
+    written = sum(len(x.checks) for x in acts)
+    checked = (f"; oracle replay IFS {done.oracle_ifs:.0f}, {len(done.checkpoints)} visual checkpoint(s) match"
                if done.validated else "; not validated (--no-validate)")
-    print(f"wrote {out}: {len(task.action_sequence)} actions, {n_checks} checks, "
-          f"video {task.recording_details.duration_s:.1f}s{checked}")
+    print(f"wrote {out}: {len(acts)} action(s), {asserted} asserted ({written} hand-written check(s)), "
+          f"{len(task.probes)} probe(s), video {task.recording_details.duration_s:.1f}s{checked}")
+    if done.warnings:
+        print(f"{len(done.warnings)} warning(s), printed above and kept in {out / 'reference' / 'record.json'}")
     return 0
 
 
@@ -237,6 +241,7 @@ def _limits(a: argparse.Namespace):
 
 
 def _run_eval(a: argparse.Namespace, tasks: str, models: list[str], out: Path) -> dict:
+    from .models.base import parse_model_args
     from .runs.evaluate import EvalConfig, evaluate
 
     kw: dict[str, Any] = {}
@@ -245,6 +250,7 @@ def _run_eval(a: argparse.Namespace, tasks: str, models: list[str], out: Path) -
     cfg = EvalConfig(tasks=tasks, models=models, out=out, protocol=a.protocol, workers=a.workers,
                      executor=a.executor, options=_gen_options(a), model_kwargs=kw,
                      judge_model=getattr(a, "judge_model", None), judge_base_url=getattr(a, "judge_base_url", None),
+                     judge_args=parse_model_args(getattr(a, "judge_arg", None)),
                      ocr=getattr(a, "ocr", None), visual=getattr(a, "visual", None), limits=_limits(a),
                      allow_changed_config=getattr(a, "allow_changed_config", False),
                      only=getattr(a, "task", None) or None, ray_address=getattr(a, "ray_address", None),
@@ -254,6 +260,26 @@ def _run_eval(a: argparse.Namespace, tasks: str, models: list[str], out: Path) -
     with bar:
         summary = evaluate(cfg, cb)
     return summary
+
+
+def _say_failed_units(summary: "Summary | dict", out: Path, argv: list[str] | None) -> None:
+    """One line on stderr when units failed to generate or to be judged, with the command that redoes them."""
+    from .records import Summary
+    from .runs.evaluate import RETRY_STATUSES
+    from .runs.rundir import RunDir
+
+    board = Summary.model_validate(summary).leaderboard
+    n = {s: sum(r.errors.get(s, 0) for r in board) for s in RETRY_STATUSES}
+    if not any(n.values()):
+        return
+    import shlex
+
+    what = " and ".join(f"{v} {s}" for s, v in n.items() if v)
+    args = list(argv if argv is not None else sys.argv[1:])
+    redo = shlex.join(["iwr", *args] + ([] if "--out" in args else ["--out", str(out)])
+                      + ([] if "--retry-errors" in args else ["--retry-errors"]))
+    print(f"{what} unit(s): their errors are in {RunDir(out).results_file} and the report; to redo only those "
+          f"(settings such as --max-output-tokens may change): {redo}", file=sys.stderr)
 
 
 def _write_reports(run_dirs: list[Path], html: Path | None) -> Path | None:
@@ -290,6 +316,7 @@ def cmd_eval(a: argparse.Namespace) -> int:
     print_leaderboard(summary)
     rep = _write_reports([out], None)
     print(f"run folder: {out}" + (f"\nreport: {rep}" if rep else ""))
+    _say_failed_units(summary, out, getattr(a, "argv", None))
     return 0
 
 
@@ -337,6 +364,7 @@ def cmd_run(a: argparse.Namespace) -> int:
     from .runs.rundir import RunDir
 
     print(f"summary: {RunDir(out).summary_file}" + (f"\nreport:  {rep}" if rep else ""))
+    _say_failed_units(summary, out, getattr(a, "argv", None))
     return 0
 
 
@@ -456,6 +484,12 @@ def cmd_schema(a: argparse.Namespace) -> int:
     for k in ("base_dir", "source_file"):  # set by the loader from where the file is, never read from it
         recipe.get("properties", {}).pop(k, None)
     schemas["Recipe"] = recipe
+    if a.name:
+        named = {k.lower(): k for k in schemas}
+        key = named.get(a.name.lower())
+        if key is None:
+            raise IwrError(f"no schema named {a.name!r}; known: {', '.join(k.lower() for k in schemas)}")
+        schemas = schemas[key]
     print(json.dumps(schemas, indent=1))
     return 0
 
@@ -482,7 +516,12 @@ def _add_eval_args(p: argparse.ArgumentParser, *, models_required: bool) -> None
     p.add_argument("--judge-model", help="iwr-bench@1: the model behind the LLM grounder and multimodal judges "
                                          "(default: none; offline@2 needs none)")
     p.add_argument("--judge-base-url", help="OpenAI-compatible server of the judge model (default: OPENAI_BASE_URL)")
-    p.add_argument("--action-timeout", type=float, help="seconds one action may take on a judged page (default 20)")
+    p.add_argument("-J", "--judge-arg", action="append", metavar="KEY=VALUE",
+                   help="iwr-bench@1: a request field or setting of the judge model (repeatable; like -M, which the "
+                        "judge never takes), e.g. -J reasoning_effort=low, -J 'thinking={\"type\": \"enabled\", "
+                        "\"budget_tokens\": 2048}', -J max_tokens_param=max_completion_tokens")
+    p.add_argument("--action-timeout", type=float, help="seconds one action may take on a judged page (default: the "
+                                                        "protocol's, 20 for offline@2, 30 for iwr-bench@1)")
     p.add_argument("--page-timeout", type=float, help="seconds a whole judged page may take (default 240)")
     p.add_argument("--ocr", help="override the protocol's OCR engine (tesseract, easyocr); recorded in run.json "
                                  "(default: the protocol's: tesseract for offline@2, easyocr for iwr-bench@1)")
@@ -658,7 +697,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("doctor", help="which browser, OCR, visual backends and SDKs are usable here")
     p.set_defaults(fn=cmd_doctor)
-    p = sub.add_parser("schema", help="print the JSON Schema of the records and of a recipe")
+    p = sub.add_parser("schema", help="print the JSON Schema of the records and of a recipe",
+                       description="Print JSON Schemas: of a recipe (`iwr schema recipe`, the input of `iwr "
+                                   "record`; docs/recipes.md explains it), of a task, a result, a run ... ")
+    p.add_argument("name", nargs="?", default=None,
+                   help="one schema by name, e.g. recipe, task, taskresult, runspec (an unknown name lists them all; "
+                        "default: every schema, as one JSON object keyed by name)")
     p.set_defaults(fn=cmd_schema)
     return ap
 
@@ -669,6 +713,7 @@ DEFAULT_MODELS = ["oracle", "screenshot", "blank"]
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     a = ap.parse_args(argv)
+    a.argv = list(argv) if argv is not None else sys.argv[1:]
     if a.cmd == "run" and not a.model:
         a.model = list(DEFAULT_MODELS)
     try:

@@ -27,3 +27,12 @@ class ComponentMissing(IwrError):
 
 class InfraError(Exception):
     """Our side failed (browser crash, our timeout): a ``judge_error``, never the model's fault."""
+
+
+class JudgeError(InfraError):
+    """A judge model kept giving replies that cannot be read (after its retries): a ``judge_error``
+    row at once (re-running the unit would ask the same again); ``raw`` is the last reply."""
+
+    def __init__(self, message: str, raw: str = ""):
+        super().__init__(message)
+        self.raw = raw

@@ -1,9 +1,10 @@
 """The two protocols, versioned, in one place: how step results and metrics become scores.
 
-``iwr-bench@1`` is the published protocol, kept faithful so numbers compare with the published
-leaderboard (including its known quirks, listed in ``Protocol.differences`` and the README's protocol table).
-``offline@1`` is deterministic, needs no model, and fixes those quirks; every difference is
-listed in ``Protocol.differences`` and printed in the report header.
+``iwr-bench@1`` is the published protocol, kept faithful to the published code step by step so
+numbers compare with the published leaderboard, quirks included (docs/judge.md maps each step); what
+it still does differently is listed in ``Protocol.differences``. ``offline@2`` is deterministic, needs
+no model, and makes the project's own choices (listed in its ``differences``). Both lists are printed
+in the report header.
 
 Scores (both protocols):
 - IFS per task = leading actions that executed and passed their assertion / actions.
@@ -16,14 +17,24 @@ Scores (both protocols):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from statistics import mean
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from .errors import IwrError
 from .records import StepResult, Task, TaskResult, VisualScores
 
 W_IFS, W_VFS = 0.7, 0.3
 W_LVS, W_HVS = 0.5, 0.5
+
+
+class VisualPair(NamedTuple):
+    """One scored pair: ground-truth checkpoint, judged screenshot (None: not reached) and the action
+    (1-based) it belongs to (None: the initial state)."""
+
+    checkpoint: int
+    shot: int | None
+    step: int | None
 
 
 @dataclass(frozen=True)
@@ -35,8 +46,9 @@ class Protocol:
     settle_by_condition: bool
     #: Scroll honours its direction (published: always down half a page)
     scroll_direction: bool
-    #: visual pairs: "after" = checkpoint i with the page after action i;
-    #: "published" = checkpoint i with the screenshot taken before action i (as the published code)
+    #: visual pairs: "after" = checkpoint i with the page after action i; "published" = as the published
+    #: code: the list [initial screenshot] + [screenshot i (0-based) of every reached flagged action i],
+    #: cut to [:steps passed + 1], its j-th entry paired with checkpoints/step_<j>.png
     pairing: str
     #: unreached visual checkpoints score 0 instead of being left out
     unreached_counts: bool
@@ -57,6 +69,15 @@ class Protocol:
     #: the judged page's clock is virtual: timers and animation frames run only in windows the judge
     #: advances after loading and after each action, so animated pages are judged the same on every run
     virtual_clock: bool = False
+    #: "deterministic": reduced motion, seeded Math.random, the recipe's frozen clock, screenshots with CSS
+    #: animations stopped; "published": none of these (a plain browser)
+    page_setup: str = "deterministic"
+    #: how actions execute (iwrbench.judge.act): "project" (execute) or "published" (execute_published)
+    actions: str = "project"
+    #: time limit of one action, grounding included (published: 30 s)
+    action_s: float = 20.0
+    #: a generation_error scores 0 (True) or is left out like a task without a page (False, published)
+    scores_generation_errors: bool = True
 
     @property
     def id(self) -> str:
@@ -65,23 +86,33 @@ class Protocol:
     # ------------------------------------------------------------------ per task
 
     def visual_pairs(self, task: Task, steps: list[StepResult], cap: int | None = None) -> list[tuple[int, int | None]]:
-        """(checkpoint index, judged screenshot index or None when unreached).
+        """(checkpoint index, judged screenshot index or None when unreached); see ``visual_entries``."""
+        return [(p.checkpoint, p.shot) for p in self.visual_entries(task, steps, cap)]
+
+    def visual_entries(self, task: Task, steps: list[StepResult], cap: int | None = None) -> list[VisualPair]:
+        """The pairs a task's visual score is the mean of.
 
         ``cap``: a failed probe showed the page does not respond to input past this step; what it shows
         later is not credited (counted as unreached)."""
-        pairs: list[tuple[int, int | None]] = [(0, 0)]
+        if self.pairing == "published":
+            return published_pairs(task, steps)
+        pairs = [VisualPair(0, 0, None)]
         for a_i, action in enumerate(task.action_sequence, start=1):
             if not action.visual_evaluation_flag:
                 continue
             reached = a_i <= len(steps) and steps[a_i - 1].executed and (cap is None or a_i <= cap + 1)
-            if self.pairing == "published":
-                if reached:
-                    pairs.append((a_i, a_i - 1))
-            elif reached:
-                pairs.append((a_i, a_i))
+            if reached:
+                pairs.append(VisualPair(a_i, a_i, a_i))
             elif self.unreached_counts:
-                pairs.append((a_i, None))
+                pairs.append(VisualPair(a_i, None, a_i))
         return pairs
+
+    def checkpoint_path(self, task: Task, checkpoint: int) -> Path:
+        """The ground truth of a pair: ``checkpoints/step_<j>.png`` as the published code reads it (whatever
+        the actions' ``checkpoint_screenshot`` say), else the task's checkpoint after action ``checkpoint``."""
+        if self.pairing == "published":
+            return task.dir / "checkpoints" / f"step_{checkpoint}.png"
+        return task.checkpoint(checkpoint)
 
     @staticmethod
     def ifs(steps: list[StepResult], n_actions: int, cap: int | None = None) -> tuple[float, int]:
@@ -107,6 +138,34 @@ class Protocol:
                 "final": W_IFS * ifs + W_VFS * vfs, "steps_passed": lead}
 
 
+def published_pairs(task: Task, steps: list[StepResult]) -> list[VisualPair]:
+    """The published code's visual list, in terms of this project's replay (docs/judge.md).
+
+    Published: screenshot k is taken after k actions executed (0 = the loaded page); the list is
+    [screenshot 0] + [screenshot i for each 0-based action i with its visual flag set, while i is a
+    screenshot taken and no earlier assertion said No], cut to [:success_step + 1], where success_step is
+    the index of the first action whose assertion said No, else the number of actions executed; entry j is
+    paired with checkpoints/step_<j>.png. Here the replay stops at the first step that does not pass, so
+    ``lead`` (leading passed steps) is success_step: a step that said No keeps its own screenshot (and
+    every later one) out of the list, any other stop (not executed) leaves screenshots 0..lead taken.
+    """
+    lead = 0
+    for st in steps:
+        if not st.passed:
+            break
+        lead += 1
+    stop = steps[lead] if lead < len(steps) else None
+    said_no = stop is not None and stop.executed and stop.assertion is not None and stop.assertion.passed is False
+    last = lead - 1 if said_no else lead  # the last screenshot index the list may take
+    entries = [VisualPair(0, 0, None)]
+    for i, action in enumerate(task.action_sequence):
+        if i > last:
+            break
+        if action.visual_evaluation_flag:
+            entries.append(VisualPair(len(entries), i, i + 1))
+    return entries[: lead + 1]
+
+
 OFFLINE = Protocol(
     name="offline", version=2,
     description=("A deterministic judge that calls no model: steps judged by what a person sees (visible text "
@@ -122,7 +181,8 @@ OFFLINE = Protocol(
         "element counts, URLs), except checks a task author wrote. No multimodal judge.",
         "A typed text must be visible afterwards; a step without an assertion must still change one of the "
         "texts it changed in the recording (any one), or, where it changed none, change the screen where the "
-        "recording changed a lot (key presses and scrolls).",
+        "recording changed a lot (key presses and scrolls); a scroll must not keep pinned in place (a sticky bar) "
+        "a text the recording's scroll took off the screen.",
         "Probes: the task is replayed again with other input (e.g. other text typed); a page that shows the "
         "recorded states whatever the input fails them, and its IFS is capped where the probe failed.",
         "Tasks of the official layout (no recorded evidence) are judged by their checkpoints' visual change and "
@@ -136,6 +196,15 @@ OFFLINE = Protocol(
         "1.5 s after an action), so script animations are shown at the same moment on every run.",
         "OCR by Tesseract instead of EasyOCR; visual similarity by an offline structural backend instead of DINOv2.",
         "High-level visual by a deterministic rubric (same five weights) instead of a multimodal judge.",
+        "The page runs with reduced motion, a seeded Math.random and the recipe's frozen clock; screenshots are "
+        "taken with CSS animations stopped (the published judge: a plain browser).",
+        "Scroll succeeds when the window or the container under the pointer moved (published: the window only).",
+        "Type succeeds only when the field then shows the typed text (published: when the keys were sent).",
+        "Hover and Select are executed (the published judge knows neither: such a step fails).",
+        "A click Playwright cannot perform is dispatched as a click event (published: a script click, then a "
+        "mouse click at the element's centre).",
+        "20 s per action (published: 30 s).",
+        "A generation_error (no usable page) scores 0 (published: the task is left out).",
     ),
 )
 
@@ -156,12 +225,45 @@ PUBLISHED = Protocol(
     description="The published IWR-Bench protocol: LLM grounder, multimodal assertion and rubric judges, EasyOCR, DINOv2.",
     settle_by_condition=False, scroll_direction=False, pairing="published", unreached_counts=False,
     assertions="mllm", llm_grounding=True, ocr="easyocr", visual="dinov2", high_level="mllm",
-    needs_models=True,
+    needs_models=True, page_setup="published", actions="published", action_s=30.0, scores_generation_errors=False,
     differences=(
-        "Grounding tries the deterministic rungs (role+name, text, attributes, position, appearance, fuzzy) before the published LLM grounder.",
-        "Pages are served over HTTP on 127.0.0.1 and every other origin is unreachable.",
-        "A judge reply that cannot be read, or a judge API error, is a judge_error (ours: retried, not scored); "
-        "the published code counted it as a pass.",
+        "A judge reply that cannot be read (an empty reply, no Yes/No by the published parsing, a rubric reply "
+        "without 'Score: n/100') is asked again, as many times as generation retries a call; if it still cannot "
+        "be read the unit is a judge_error (not scored) and the reply is kept. The published code counted an "
+        "unreadable assertion as passed and a rubric reply without a score as 0.",
+        "A judge API error (after the provider's retries) is a judge_error, never the page's failure (published: an "
+        "assertion counted as passed; a failed rubric call stopped the run).",
+        "An empty judge reply cut by its output cap (a reasoning model that spent the cap thinking) is asked again "
+        "with twice the cap.",
+        "Reasoning models are sent what they accept: OpenAI's max_completion_tokens and no temperature, "
+        "Anthropic's thinking budget added to max_tokens and no temperature (published: max_tokens and "
+        "temperature 0, which these models refuse).",
+        "One --judge-model serves the grounder and both judges (published: OPENAI_MODEL_NAME, default gpt-4o, "
+        "grounds; MODEL_FOR_EVAL judges).",
+        "Judge calls time out after --timeout (default 600 s; published: 120 s for an assertion, 300 s for the "
+        "rubric) and are retried on 429 (honouring Retry-After), 5xx and timeouts (published: not retried).",
+        "Grounding tries the deterministic rungs (role+name, text, attributes, position, appearance, fuzzy) before "
+        "the LLM grounder; the grounder is shown our numbered candidates, the ARIA snapshot and a screenshot in one "
+        "call (published: browser-use's element list and accessibility tree, then a second call with a screenshot).",
+        "Type types the task's own text (published: the text the grounder LLM reads off the description, unless "
+        "the task gives an element index); Press without a key presses Enter (published: the LLM names a key).",
+        "Scroll scrolls the element that owns the vertical scroll, as browser-use does without an element index "
+        "(published: it passes index 0, which may pick another container).",
+        "Chromium is driven by Playwright directly (published: through browser-use, whose own waits after a click, "
+        "for the page's load state, are not reproduced); the viewport, device scale factor 1 and the fixed waits "
+        "are the published ones.",
+        "Pages are served over HTTP on 127.0.0.1 and every other origin is unreachable (published: file:// with "
+        "the network open); dialogs are dismissed, popups closed, and a page that leaves its origin stops there. "
+        "Locale en-US and time zone UTC (published: the machine's).",
+        "The LLM grounder's API time is never the page's: a grounder that has not answered within the action's "
+        "30 s is a judge_error (published: the action fails). The page's own time limit is the sum of its "
+        "actions' limits.",
+        "Assertions after the first 'No' are not asked (they cannot change a score; the published code asks them).",
+        "A reply without an html block is a generation_error, left out like the published code's missing pages "
+        "(the published post-processing judges the reply's text as the page).",
+        "A missing checkpoint makes the task a task_error (not scored; the published code stops the run).",
+        "An OCR failure is a judge_error (published: read as empty text, so two failures score 1.0).",
+        "DINOv2 runs in float32 on the CPU (published: float16 on a GPU when there is one).",
     ),
 )
 
@@ -188,10 +290,19 @@ def _r(x: float | None) -> float | None:
     return None if x is None else round(x + 0.0, 2)
 
 
+def unscored(r: TaskResult) -> bool:
+    """Left out of the means (but listed under errors): judge errors, and generation errors under a
+    protocol that leaves tasks without a page out (the published one)."""
+    if r.status == "judge_error":
+        return True
+    p = PROTOCOLS.get(r.protocol)
+    return r.status == "generation_error" and p is not None and not p.scores_generation_errors
+
+
 def leaderboard_row(model: str, results: Iterable[TaskResult]) -> dict:
-    """One model's row: macro means over scored tasks; judge errors are listed, not scored."""
+    """One model's row: macro means over scored tasks (see ``unscored``); errors are listed."""
     results = list(results)
-    scored = [r for r in results if r.status != "judge_error"]
+    scored = [r for r in results if not unscored(r)]
     errors: dict[str, int] = {}
     for r in results:
         if r.status != "ok":

@@ -197,8 +197,9 @@ class Action(_Open):
     evidence: Evidence | None = None
     #: derived DOM facts (counts, ARIA states, URL): reported, never scored
     info: list[Check] = Field(default_factory=list)
-    #: seconds into video.mp4 where this action's click or key cue starts (recorded tasks; frames
-    #: sampled for a model always include one showing it)
+    #: seconds into video.mp4 where this action shows: its click or key cue starts (Click, Type, Select,
+    #: Press), or its effect is on screen (Hover, Scroll). Recorded tasks only; frames sampled for a model
+    #: always include one showing it
     video_time_s: float | None = Field(None, ge=0)
 
     @field_validator("type", mode="before")

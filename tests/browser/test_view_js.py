@@ -87,3 +87,27 @@ async def test_reader_runs_in_its_own_world(browser, tmp_path):
         await ctx.close()
     assert fooled.count("Order confirmed!") == 1
     assert v.count("Order confirmed!") == 0 and v.count("Shop") == 1
+
+
+SLOTTED = """<!doctype html><html><body>
+<todo-row id=a><span>Water the plants</span></todo-row>
+<todo-row id=b><span>Buy milk</span></todo-row>
+<script>
+for (const [id, css] of [['a', 'label{text-decoration:line-through}'], ['b', 'label{opacity:0}']]) {
+  document.getElementById(id).attachShadow({mode: 'open'}).innerHTML = `<style>${css}</style><label><slot></slot></label>`;
+}
+</script></body></html>"""
+
+
+async def test_reader_follows_slotted_text_into_its_shadow_tree(browser, tmp_path):
+    """Text slotted into a shadow tree is rendered, struck through or faded, as the shadow tree says (the flat
+    tree), not as its light-DOM parents say: a web-components TodoMVC strikes its completed items this way."""
+    (tmp_path / "index.html").write_text(SLOTTED)
+    with StaticServer({"/": tmp_path}) as s:
+        ctx, _ = await new_context(browser, (1000, 700), allowed_origins={s.origin})
+        page = await ctx.new_page()
+        await page.goto(s.url("index.html"))
+        v = View.from_js(await read_view(page))
+        await ctx.close()
+    assert v.count("Water the plants", "struck") == 1
+    assert v.count("Buy milk") == 0

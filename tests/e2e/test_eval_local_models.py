@@ -78,6 +78,8 @@ def test_retry_errors_redoes_only_the_failed_unit(suite, tmp_path):
         r = iwr(*base)
         assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
         assert "--limit 2: the first 2 of 3 tasks (sorted by id): alpha, beta" in r.stdout
+        # said once, with the command that redoes it
+        assert "1 generation_error unit(s): their errors are in" in r.stderr and " --retry-errors" in r.stderr
         rows = results(out)
         assert sorted((x["model"], x["task_id"]) for x in rows) == [
             ("blank", "alpha"), ("blank", "beta"), ("openai:local", "alpha"), ("openai:local", "beta")]
@@ -97,10 +99,12 @@ def test_retry_errors_redoes_only_the_failed_unit(suite, tmp_path):
         assert r.returncode == 0 and "0 to do" in r.stdout and len(srv.requests) == 2
         r = iwr(*base, "--max-output-tokens", "4096")
         assert r.returncode == 2 and "different generation" in r.stderr and "--allow-changed-config" in r.stderr
+        assert "--retry-errors to redo only its failed units with these settings" in r.stderr
 
         r = iwr(*base, "--retry-errors", "--max-output-tokens", "4096")
         assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
         assert "--retry-errors: redoing 1 unit(s)" in r.stdout and "1 to do" in r.stdout
+        assert "unit(s): their errors are in" not in r.stderr  # nothing failed any more
         assert len(srv.requests) == 3 and srv.requests[2].body["max_tokens"] == 4096  # only the failed unit
         after_rows = (out / "results.jsonl").read_bytes()
         assert after_rows.startswith(before_rows)  # every earlier row byte-identical

@@ -92,3 +92,12 @@ def test_sample_times_catch_every_cue():
     assert len(t) == 2 and t[0] == 0.0 and all(0 <= x < 30 for x in t)
     # anchors outside the video are ignored
     assert sample_times(5.0, 1.0, 64, [-1.0, 9.0]) == sample_times(5.0, 1.0, 64)
+
+
+def test_the_anchor_window_is_the_cue_length_drawn_on_the_video():
+    # frames.ANCHOR_S is a copy (the frame plan does not import the recorder): the two must agree, and a cue
+    # must outlast a second so that sampling at 1 fps always catches it
+    from iwrbench.generate.frames import ANCHOR_S
+    from iwrbench.record.video import CLICK_CUE_S, KEY_CUE_S
+
+    assert ANCHOR_S == CLICK_CUE_S == KEY_CUE_S and ANCHOR_S >= 1.1

@@ -1,74 +1,39 @@
-"""iwr-bench@1 end to end against a local OpenAI-compatible judge server (no key, no internet).
-
-The server answers like a judge model would: the grounder's numbered list gets an index, the
-before/after question gets Yes/No, the rubric gets its five scores as JSON. Components that need
-weights we cannot have here (EasyOCR, DINOv2) are swapped by explicit overrides, which run.json
-records; without them the protocol refuses to start (tested in the CLI test below).
+"""iwr-bench@1 end to end against a stand-in judge server on 127.0.0.1 that behaves like the real
+services (no key, no internet): it refuses undocumented body fields (HTTP 400), is a reasoning model
+(refuses max_tokens and temperature 0, thinks before it answers and answers empty under a small cap)
+and rate-limits with 429 + Retry-After. Its replies are a judge model's (``JudgeReplies``): an index
+for the grounder, JSON Yes/No for the before/after question, ``Score: n/100`` for the rubric.
+Components that need weights we cannot have here (EasyOCR, DINOv2) are swapped by explicit
+overrides, which run.json records; without them the protocol refuses to start (tested below).
 """
 
 import json
 import re
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from fake_provider import FakeProviderServer, JudgeReplies
 from iwrbench.runs.evaluate import EvalConfig, evaluate
 from iwrbench.runs.rundir import RunDir
 
+#: a reasoning judge (max_completion_tokens, no temperature); it thinks 2,500 tokens before each answer
+JUDGE = "openai:gpt-5-mini"
+THINKS = 2500
 
-class JudgeServer:
-    def __init__(self, say_no_after: int | None = None, garbled: bool = False):
-        self.garbled = garbled
-        self.requests: list[str] = []
-        self.say_no_after = say_no_after
-        self.asserts = 0
-        outer = self
 
-        class H(BaseHTTPRequestHandler):
-            def log_message(self, *a):
-                pass
+def judge_server(replies: JudgeReplies, **kw) -> FakeProviderServer:
+    kw.setdefault("rate_limit_every", 7)
+    kw.setdefault("reasoning_tokens", THINKS)
+    return FakeProviderServer("openai", responder=replies, reasoning_model=True, retry_after=1, **kw)
 
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                text = " ".join(p.get("text", "") for m in body["messages"]
-                                for p in (m["content"] if isinstance(m["content"], list) else [{"text": m["content"]}])
-                                if isinstance(p, dict))
-                outer.requests.append(text)
-                reply = outer.answer(text)
-                data = json.dumps({"id": "x", "object": "chat.completion", "model": body.get("model"),
-                                   "choices": [{"index": 0, "message": {"role": "assistant", "content": reply},
-                                                "finish_reason": "stop"}],
-                                   "usage": {"prompt_tokens": 10, "completion_tokens": 2}}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), H)
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def answer(self, text: str) -> str:
-        if "Interactive elements, numbered" in text:
-            return '{"index": null}'
-        if "Decide whether this statement" in text:
-            self.asserts += 1
-            if self.garbled:
-                return "I cannot tell from these pictures."
-            if self.say_no_after is not None and self.asserts > self.say_no_after:
-                return '```json\n{"think": "the counter did not change", "result": "No"}\n```'
-            return '{"think": "the page shows it", "result": "Yes"}'
-        return json.dumps({"layout": 9, "elements": 12, "content_text": 30, "style": 12, "overall": 15})
-
-    def stop(self):
-        self.httpd.shutdown()
+def published_eval(tasks, out, srv, cache, models=("oracle", "blank"), **kw):
+    cfg = EvalConfig(tasks=tasks, models=list(models), out=out, protocol="iwr-bench@1", judge_model=JUDGE,
+                     judge_base_url=srv.base_url, ocr="tesseract", visual="hog-colour", **kw)
+    cfg.options.cache_dir = cache
+    return evaluate(cfg)
 
 
 @pytest.fixture(scope="module")
@@ -76,18 +41,42 @@ def published_runs(smoke_tasks, tmp_path_factory):
     root = tmp_path_factory.mktemp("pub")
     suite = smoke_tasks["todo-add-filter"]
     out = {}
-    for name, say_no_after in (("yes", None), ("no", 1)):
-        srv = JudgeServer(say_no_after)
-        try:
-            cfg = EvalConfig(tasks=suite, models=["oracle", "blank"], out=root / name, protocol="iwr-bench@1",
-                             judge_model="openai:judge-mini", judge_base_url=srv.base_url, ocr="tesseract",
-                             visual="hog-colour")
-            cfg.options.cache_dir = root / f"cache-{name}"
-            summary = evaluate(cfg)
-        finally:
-            srv.stop()
+    for name, verdicts in (("yes", None), ("no", ["Yes", "No"])):
+        replies = JudgeReplies(verdicts)
+        with judge_server(replies) as srv:
+            summary = published_eval(suite, root / name, srv, root / f"cache-{name}")
         out[name] = (summary, {r.model: r for r in RunDir(root / name).results().values()}, srv, root / name)
     return out
+
+
+def run_dir_task(runs):
+    import json as _json
+
+    return _json.loads((runs["no"][3] / "run.json").read_text())["suite"]
+
+
+def test_a_stand_in_like_the_real_services_judges_a_suite_with_no_judge_error(smoke_suite, tmp_path):
+    replies = JudgeReplies()
+    with judge_server(replies) as srv:
+        summary = published_eval(smoke_suite, tmp_path / "r", srv, tmp_path / "cache")
+    results = list(RunDir(tmp_path / "r").results().values())
+    assert len(results) == 4 and not [r for r in results if r.status != "ok"], [(r.status, r.error) for r in results]
+    assert all(row["errors"] == {} for row in summary["leaderboard"])
+    # what the real services refuse was never sent, so no request was refused but the rate limit's
+    bodies = [q.body for q in srv.requests]
+    assert all("max_tokens" not in b and "temperature" not in b for b in bodies)
+    assert all(b["max_completion_tokens"] >= 4096 for b in bodies)
+    assert srv.rate_limited and not srv.cut_empty  # 429s were waited out; no reply came back empty
+    assert len(srv.requests) == sum(replies.asked.values()) + len(srv.rate_limited)
+    oracle = {r.task_id: r for r in results if r.model == "oracle"}
+    assert all(r.high_level_visual == pytest.approx(77) for r in oracle.values())
+    assert oracle["todo-add-filter"].ifs == 100
+    # the published judge knows no Select: the wizard's oracle stops there, as it would in the published code
+    wizard = oracle["signup-wizard"]
+    sel = next(s for s in wizard.steps if s.type == "Select")
+    assert not sel.executed and sel.error == "the published judge has no Select action"
+    assert wizard.ifs == pytest.approx(100 * (sel.index - 1) / wizard.steps_total, abs=1e-3)
+    assert replies.asked["assert"] == sum(1 for r in oracle.values() for s in r.steps if s.assertion)
 
 
 def test_published_judge_parts_are_used_and_kept(published_runs):
@@ -97,7 +86,7 @@ def test_published_judge_parts_are_used_and_kept(published_runs):
     assert o.ifs == 100
     asserted = [s for s in o.steps if s.assertion]
     assert asserted and all(s.assertion.method == "mllm" and s.assertion.passed for s in asserted)
-    assert o.high_level_visual == pytest.approx(78)  # the rubric reply, summed
+    assert o.high_level_visual == pytest.approx(77)  # the rubric reply's Score: line
     shots = run / "shots" / "oracle" / "todo-add-filter"
     kept = [json.loads(x) for x in (shots / "llm" / "assert.jsonl").read_text().splitlines()]
     assert len(kept) == len(asserted) and all(k["verdict"] is True and '"result": "Yes"' in k["reply"] for k in kept)
@@ -117,21 +106,42 @@ def test_a_no_from_the_judge_ends_the_trajectory(published_runs):
     second = asserted[1]
     assert o.steps[second - 1].assertion.passed is False
     assert o.ifs == pytest.approx(100 * (second - 1) / o.steps_total, abs=1e-3)
+    # the visual pairs are the published code's for this trajectory (tests/test_protocols.py transcribes it)
+    from test_protocols import transcribed_published_pairs
+
+    from iwrbench.tasks import load_task
+
+    task = load_task(run_dir_task(published_runs))
+    flags = [a.visual_evaluation_flag for a in task.action_sequence]
+    results = [("No" if s.index == second else "Yes") if task.action_sequence[s.index - 1].logical_assertion else None
+               for s in o.steps]
+    got = [(o.initial.checkpoint, int(o.initial.shot[5:-4]))] + [
+        (s.visual.checkpoint, int(s.visual.shot[5:-4])) for s in o.steps if s.visual is not None]
+    assert got == transcribed_published_pairs(flags, len(flags), results)
+    assert all(s.visual.gt == f"checkpoints/step_{s.visual.checkpoint}.png" for s in o.steps if s.visual)
 
 
 def test_an_unreadable_verdict_is_a_judge_error_never_a_pass(smoke_tasks, tmp_path):
-    srv = JudgeServer(garbled=True)
-    try:
-        cfg = EvalConfig(tasks=smoke_tasks["todo-add-filter"], models=["oracle"], out=tmp_path / "r",
-                         protocol="iwr-bench@1", judge_model="openai:judge-mini", judge_base_url=srv.base_url,
-                         ocr="tesseract", visual="hog-colour", retries=0)
-        cfg.options.cache_dir = tmp_path / "cache"
-        evaluate(cfg)
-    finally:
-        srv.stop()
+    garbled = ["I cannot tell from these pictures."] * 10
+    with judge_server(JudgeReplies(garbled), rate_limit_every=None) as srv:
+        published_eval(smoke_tasks["todo-add-filter"], tmp_path / "r", srv, tmp_path / "cache", models=("oracle",),
+                       retries=0)
     (r,) = RunDir(tmp_path / "r").results().values()
-    assert r.status == "judge_error" and "no readable verdict" in (r.error or "")
-    assert r.ifs is None  # not scored
+    assert r.status == "judge_error" and "no readable reply in 6 attempt" in (r.error or "")
+    assert "I cannot tell" in r.error and r.ifs is None  # not scored; the reply is in the row
+    kept = (tmp_path / "r" / "shots" / "oracle" / "todo-add-filter" / "llm" / "assert.jsonl").read_text().splitlines()
+    assert len(kept) == 6 and all(json.loads(k)["verdict"] is None for k in kept)  # every attempt kept
+
+
+def test_an_empty_reply_is_never_a_pass_and_a_cut_one_is_asked_with_more_room(smoke_tasks, tmp_path):
+    # a judge that thinks more than the published 4096 tokens: the first reply to each question is empty
+    replies = JudgeReplies()
+    with judge_server(replies, rate_limit_every=None, reasoning_tokens=6000) as srv:
+        published_eval(smoke_tasks["todo-add-filter"], tmp_path / "r", srv, tmp_path / "cache", models=("oracle",))
+    (r,) = RunDir(tmp_path / "r").results().values()
+    assert r.status == "ok" and r.ifs == 100
+    assert srv.cut_empty and all(b["max_completion_tokens"] == 4096 for b in srv.cut_empty)
+    assert all(q.body["max_completion_tokens"] in (4096, 8192, 16384, 32768) for q in srv.requests)
 
 
 def test_the_published_reply_is_read_as_published():

@@ -115,10 +115,78 @@ def test_unreadable_reply_raises_not_zero(reply, why):
 
 
 async def test_unparseable_reply_through_the_judge():
-    judge = MllmRubric(ScriptedClient("Sorry, I can't help with that."))
-    with pytest.raises(RubricParseError) as e:
+    from iwrbench.errors import JudgeError
+
+    client = ScriptedClient("Sorry, I can't help with that.", "Still no.")
+    judge = MllmRubric(client, attempts=2)
+    with pytest.raises(JudgeError, match="2 attempt") as e:
         await judge.score(_img("white"), _img("white"))
-    assert "Sorry" in e.value.raw
+    assert e.value.raw == "Still no." and len(client.requests) == 2  # asked again, then an error, never a 0
+
+
+# --------------------------------------------------------------------------- the published prompt (v2)
+
+PUBLISHED_SHA256 = "c6830813c5c2004fd2935bb1e3d24c672acf4c256e29537636ec7345b88c6a5e"
+
+
+def test_published_prompt_gives_what_the_published_one_gives():
+    from iwrbench.metrics import PUBLISHED_PROMPT_VERSION
+
+    assert PUBLISHED_PROMPT_VERSION == "v2"
+    assert prompt_sha256("v2") == PUBLISHED_SHA256, "the published rubric prompt changed: new version + snapshot"
+    text = rubric_prompt("v2")
+    for name, top in (("Layout", 10), ("Elements", 15), ("Content and Text", 40), ("Style", 15), ("Overall", 20)):
+        assert f"-{name} ({top} points):" in text
+    assert "Score: ${the total}/100" in text and "starts at 0" in text
+    # the published prompt does not say which screenshot is which: neither does this one
+    assert "first" not in text.lower() and "second" not in text.lower()
+
+
+async def test_published_request_is_the_text_then_reference_then_candidate():
+    from iwrbench.metrics import PUBLISHED_PROMPT_VERSION, PUBLISHED_RUBRIC_MAX_TOKENS
+
+    client = ScriptedClient("Comments:\n-Layout (10 points): close, 8\n\nScore: 71/100")
+    judge = MllmRubric(client, prompt_version=PUBLISHED_PROMPT_VERSION, max_tokens=PUBLISHED_RUBRIC_MAX_TOKENS)
+    gt, gen = _img("white"), _img("black")
+    result = await judge.score(gt, gen)
+    assert result.score == 71 and result.components == {}
+    (req,) = client.requests
+    assert req.temperature == 0.0 and req.max_tokens == 16384
+    kinds = [type(p).__name__ for p in req.messages[0].content]
+    assert kinds == ["TextPart", "ImagePart", "ImagePart"]
+    ref, cand = (Image.open(io.BytesIO(p.data)).convert("RGB") for p in req.messages[0].content[1:])
+    assert ref.getpixel((0, 0)) == (255, 255, 255) and cand.getpixel((0, 0)) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("reply,score", [
+    ("Comments: fine\n\nScore: 72/100", 72),
+    ("**Score:** 64/100 overall", 64),
+    ("score: 85/100", 85),                      # case-insensitive
+    ("Score: 150/100", 100),                    # clipped to 0..100
+    ("Layout 8/10 ... Score: 3/100 then Score: 90/100", 3),  # the first score line
+    ("Score: 85 / 100", None),                  # the published pattern needs n/100 written together
+    ("Score:\n64/100", None),                   # ... and on the same line
+    ("The pages look alike.", None),
+    ("", None),
+])
+def test_the_score_line_is_read_as_published(reply, score):
+    from iwrbench.metrics import parse_score_line
+
+    got = parse_score_line(reply)
+    assert (got.score if got is not None else None) == score
+
+
+async def test_a_reply_without_a_score_line_is_asked_again_and_never_scored_zero():
+    from iwrbench.errors import JudgeError
+    from iwrbench.metrics import PUBLISHED_PROMPT_VERSION
+
+    client = ScriptedClient("They look alike.", "Score: 58/100")
+    judge = MllmRubric(client, prompt_version=PUBLISHED_PROMPT_VERSION, attempts=3)
+    assert (await judge.score(_img("white"), _img("white"))).score == 58 and len(client.requests) == 2
+    client = ScriptedClient("", "  ", "")
+    with pytest.raises(JudgeError, match="empty reply"):
+        await MllmRubric(client, prompt_version=PUBLISHED_PROMPT_VERSION, attempts=3).score(_img("white"), _img("white"))
+    assert len(client.requests) == 3
 
 
 async def test_acompare_with_the_judge(tesseract):

@@ -3,6 +3,7 @@ and its click/key cues caught by frames sampled as a model gets them."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from iwrbench.errors import RecipeError
+from iwrbench.errors import IwrError, RecipeError
 from iwrbench.generate.frames import sample_frames, task_anchors
 from iwrbench.record.recipe import load_recipe
 from iwrbench.record.video import CUE_RGB
@@ -33,6 +34,7 @@ button,select,input{font:inherit;margin:4px}
 <span id="h">Hover me</span><span id="tip"> Tip shown</span>
 <p id="keys">No key yet</p>
 <div class="spacer"></div><p>Bottom of the page</p>
+<div id="foot" style="position:fixed;bottom:6px;left:0;right:0;text-align:center">Help &middot; Terms of use &middot; Contact us</div>
 <script>
 document.addEventListener('keydown', e => { if (e.key === 'k') keys.textContent = 'Key K pressed'; });
 </script>
@@ -77,27 +79,45 @@ def test_every_action_type_recorded_validated_and_cued(tmp_path):
     task = load_task(out)
     assert [a.type for a in task.action_sequence] == ["Type", "Click", "Select", "Hover", "Press", "Scroll"]
     assert not list(tmp_path.glob(".task.*")), "no staging folder left behind"
-    # every cued action knows when its cue starts, in order
-    times = [a.video_time_s for a in task.action_sequence if a.type != "Hover" and a.type != "Scroll"]
-    assert all(t is not None for t in times) and times == sorted(times)
-    # frames as a model gets them at 1 fps (plain, then capped with the cue anchors): a cue on each
-    for max_frames, anchors in ((64, None), (5, task_anchors(task))):
+    # every action knows when it shows in the video, in order
+    times = [a.video_time_s for a in task.action_sequence]
+    assert all(t is not None for t in times) and times == sorted(times), times
+    ck = [np.asarray(Image.open(out / f"checkpoints/step_{i}.png").convert("RGB"), dtype=np.int16) for i in range(7)]
+    # frames as a model gets them at 1 fps (plain, then capped with the anchors: room for the first frame and
+    # one per action): a cue on each Click, Type, Select and Press; the effect of each Hover and Scroll
+    for max_frames, anchors in ((64, None), (7, task_anchors(task))):
         frames = sample_frames(task.video_path, 1.0, max_frames, fmt="png", anchors=anchors)
         assert len(frames) <= max_frames
-        imgs = [(f.t, Image.open(__import__("io").BytesIO(f.data))) for f in frames]
+        imgs = [(f.t, Image.open(io.BytesIO(f.data)).convert("RGB")) for f in frames]
         for i, a in enumerate(task.action_sequence, 1):
-            if a.type in ("Hover", "Scroll"):
-                continue
-            if a.type == "Press":
+            if a.type in ("Hover", "Scroll"):  # no cue: a frame that shows the page as after the step, not before
+                seen = [t for t, im in imgs if _closer_to_after(np.asarray(im, dtype=np.int16), ck[i - 1], ck[i])]
+            elif a.type == "Press":
                 seen = [t for t, im in imgs if _cue_pixels(im) >= 150]
             else:  # a ring around the point acted on
                 b = a.target.bbox
                 cx, cy = b.x + b.width / 2, b.y + b.height / 2
                 seen = [t for t, im in imgs if _cue_pixels(im, (cx - 40, cy - 40, cx + 40, cy + 40)) >= 40]
-            assert seen, f"max_frames={max_frames}: no sampled frame shows the cue of step {i} ({a.type})"
-    # the key badge sits where the page has no text: the frame showing it has the badge's box clear of it
+            assert seen, f"max_frames={max_frames}: no sampled frame shows step {i} ({a.type})"
+    # the key badge is drawn where the page has no text: not over the footer centred at the bottom
+    press = next(a for a in task.action_sequence if a.type == "Press")
+    shot = next(f for f in sample_frames(task.video_path, 10.0, 1000, fmt="png") if f.t >= press.video_time_s + 0.4)
+    frame = np.asarray(Image.open(io.BytesIO(shot.data)).convert("RGB"), dtype=np.int16)
+    ys, xs = np.nonzero(np.abs(frame - np.array(CUE_RGB)).max(axis=2) < 60)
+    assert len(xs) >= 150, "the frame after the key press shows no badge"
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    under = ck[4][y0:y1, x0:x1]  # the page just before the key, without any overlay
+    assert (under.max(axis=2) < 140).sum() == 0, f"the key badge at x {x0}-{x1}, y {y0}-{y1} hides page text"
     rec = json.loads((out / "reference" / "record.json").read_text())
     assert rec["frames"] > 10
+
+
+def _closer_to_after(frame: np.ndarray, before: np.ndarray, after: np.ndarray) -> bool:
+    """Where the checkpoints before and after a step differ, the frame looks like the one after."""
+    mask = np.abs(after - before).max(axis=2) > 40
+    if mask.sum() < 20:
+        return False
+    return float(np.abs(frame - after)[mask].mean()) < float(np.abs(frame - before)[mask].mean())
 
 
 @pytest.mark.browser
@@ -120,6 +140,25 @@ def test_task_failing_its_own_oracle_is_not_written(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "not validated" in r.stdout and (out / "task.json").is_file()
     assert "warning: step 2: the assertion" in r.stdout and "'Hello, Bob'" in r.stdout, r.stdout
+    assert "1 asserted (0 hand-written check(s))" in r.stdout and "warning(s), printed above and kept in" in r.stdout
+
+
+@pytest.mark.browser
+def test_python_record_returns_the_validated_task_and_warns(tmp_path):
+    import iwrbench
+
+    # a webfont from another origin: blocked while recording, and said
+    site = SITE.replace("<style>", '<link rel="stylesheet" href="https://fonts.example.net/css?family=Nice"><style>')
+    recipe = _write(tmp_path, site, RECIPE.split("  - {type: Select")[0])
+    with pytest.warns(iwrbench.RecordingWarning, match=r"blocked 1 request\(s\) to fonts.example.net"):
+        task = iwrbench.record(recipe, out=tmp_path / "task")
+    assert task.id == "every-action" and [a.type for a in task.action_sequence] == ["Type", "Click"]
+    assert (tmp_path / "task" / "task.json").is_file() and task.video_path.is_file()
+    with pytest.raises(IwrError, match="exists and is not empty"):
+        iwrbench.record(recipe, out=tmp_path / "task")
+    lines: list[str] = []
+    iwrbench.record(recipe, out=tmp_path / "task", force=True, progress=lines.append)
+    assert any(x.startswith("warning: blocked 1 request(s) to fonts.example.net") for x in lines), lines
 
 
 def test_state_check_on_an_action_without_element_is_refused(tmp_path):

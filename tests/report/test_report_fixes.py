@@ -15,7 +15,7 @@ from urllib.parse import unquote
 import pytest
 
 from iwrbench import __version__
-from iwrbench.records import AssertionResult, EvidenceResult, RunSpec, StepResult, TaskResult
+from iwrbench.records import AssertionResult, EvidenceResult, GenerationInfo, RunSpec, StepResult, TaskResult
 from iwrbench.report import write_reports
 from iwrbench.report._images import ImageStore
 
@@ -107,6 +107,24 @@ def test_step_table_columns_hold_what_their_headings_say(tmp_path):
     assert "typed text visible “shoes”" in cells[1]["Evidence"]
     for row in cells:
         assert not re.search(r"\b(pass|fail)\b", row["Assertion"] + row["Evidence"].replace("✓", "").replace("✗", ""))
+
+
+def test_task_page_says_when_the_output_cap_was_fitted_to_the_server(tmp_path):
+    cap = {"requested": 32000, "sent": 19446, "reason": "context 32768 - prompt 13258 - margin 64",
+           "server_message": "This model's maximum context length is 32768 tokens"}
+    run = _run(tmp_path / "run", _suite(tmp_path), [
+        _result("openai:local-32k", TASK, 5.0, generation=GenerationInfo(calls=2, max_output_tokens=19446,
+                                                                          output_cap=cap)),
+        _result("openai:big", TASK, 5.0, generation=GenerationInfo(calls=1, max_output_tokens=32000))])
+    write_reports([run], formats=[])
+
+    def line(model: str) -> str:
+        page = (run / "report_files" / model / f"{TASK}.html").read_text()
+        return re.search(r"Generation: ([^<]*)</p>", page).group(1)
+
+    assert "2 call(s)" in line("openai_local-32k")
+    assert "output cap 19446 instead of 32000 (context 32768 - prompt 13258 - margin 64)" in line("openai_local-32k")
+    assert line("openai_big").endswith("output cap 32000") and "instead of" not in line("openai_big")
 
 
 def _header(html: Path) -> str:
@@ -205,19 +223,45 @@ async def test_charts_fit_their_boxes(wide_run, browser):
     await page.close()
 
 
+@pytest.mark.parametrize("width", [1280, 800, 600])
+async def test_pages_never_scroll_sideways_a_wide_table_scrolls_in_its_box(wide_run, tmp_path, browser, width):
+    """The index (a wide leaderboard and task matrix) and a task page (the step table), in narrow windows."""
+    suite = _suite(tmp_path)
+    unit = _run(tmp_path / "unit", suite, [_result("openai:Qwen2.5-VL-72B-Instruct", TASK, 10.0, steps=[
+        StepResult(index=1, type="Type", executed=True, passed=True),
+        StepResult(index=2, type="Press", executed=True, passed=False, assertion=AssertionResult(text=ASSERTION * 3,
+                                                                                              passed=False))],
+        steps_total=2, steps_passed=1)])
+    write_reports([unit], formats=[])
+    pages = [wide_run / "report.html", next((unit / "report_files").glob("openai_*/*.html"))]
+    page = await browser.new_page(viewport={"width": width, "height": 800})
+    for html in pages:
+        await page.goto(html.resolve().as_uri(), wait_until="load")
+        got = await page.evaluate("""() => ({page: document.documentElement.scrollWidth, viewport: window.innerWidth,
+            tables: [...document.querySelectorAll('table')].map(t => ({id: t.id,
+                box: t.parentElement.classList.contains('wide') ? t.parentElement.clientWidth : null}))})""")
+        assert got["page"] <= got["viewport"], (html.name, width, got)
+        for t in got["tables"]:
+            assert t["box"] is not None and t["box"] <= got["viewport"], (html.name, width, t)
+    await page.close()
+
+
 async def test_recording_plays_from_disk(tmp_path, browser):
     run = _run(tmp_path / "run", _suite(tmp_path), [_result("blank", TASK, 0.0)])
     write_reports([run], formats=[])
     page = await browser.new_page()
     await page.goto((run / "report_files" / "blank" / f"{TASK}.html").resolve().as_uri(), wait_until="load")
+    # its first frame is decoded and shown before anyone presses play (not a black box), and it seeks
     state = await page.evaluate("""() => new Promise(done => {
         const v = document.querySelector('video#recording');
-        const report = () => done({ready: v.readyState, error: v.error && v.error.code, duration: v.duration,
-                                   width: v.videoWidth, controls: v.controls});
-        if (v.readyState >= 1 || v.error) return report();
-        v.addEventListener('loadedmetadata', report); v.addEventListener('error', report);
-        setTimeout(report, 10000);
+        const report = why => done({why, ready: v.readyState, error: v.error && v.error.code, duration: v.duration,
+                                    width: v.videoWidth, controls: v.controls, t: v.currentTime});
+        v.addEventListener('error', () => report('error'));
+        const seek = () => { v.addEventListener('seeked', () => report('seeked'), {once: true});
+                             v.currentTime = v.duration / 2; };
+        if (v.readyState >= 2) seek(); else v.addEventListener('loadeddata', seek, {once: true});
+        setTimeout(() => report('timeout'), 10000);
     })""")
-    assert state["error"] is None and state["ready"] >= 1 and state["controls"], state
-    assert state["duration"] > 0 and state["width"] == 320, state
+    assert state["why"] == "seeked" and state["error"] is None and state["ready"] >= 2 and state["controls"], state
+    assert state["duration"] > 0 and state["width"] == 320 and state["t"] > 0, state
     await page.close()

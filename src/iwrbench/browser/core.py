@@ -78,7 +78,9 @@ INIT_SCRIPT = r"""
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  try { Object.defineProperty(Math, 'random', {value: rnd, configurable: false, writable: false}); } catch (e) {}
+  if (%(seeded)s) {
+    try { Object.defineProperty(Math, 'random', {value: rnd, configurable: false, writable: false}); } catch (e) {}
+  }
   // the page's real clock, kept before a virtual clock (VIRTUAL_CLOCK_SCRIPT) replaces it: settling waits in real time
   const real = Object.freeze({now: performance.now.bind(performance), setTimeout: setTimeout.bind(window),
                               frame: requestAnimationFrame.bind(window)});
@@ -467,8 +469,12 @@ async def new_context(
     freeze_time: str | None = None,
     accept_downloads: bool = False,
     virtual_time: bool = False,
+    deterministic: bool = True,
 ) -> tuple[Any, NetworkLog]:
     """A fresh, deterministic, contained browser context (its proxy stops when it closes).
+
+    ``deterministic=False`` (the published protocol) leaves out reduced motion and the seeded
+    ``Math.random``: the page runs as in a plain browser (still contained, same viewport).
 
     ``freeze_time``: the page's clock starts at this ISO time and runs on. ``virtual_time``: the page's clock
     (Date, timers, animation frames, performance.now) is paused at ``freeze_time`` or ``VIRTUAL_EPOCH_S`` and
@@ -485,7 +491,7 @@ async def new_context(
             device_scale_factor=1,
             locale=LOCALE,
             timezone_id=TIMEZONE,
-            reduced_motion="reduce",
+            reduced_motion="reduce" if deterministic else "no-preference",
             color_scheme="light",
             accept_downloads=accept_downloads,
             service_workers="block",
@@ -498,7 +504,7 @@ async def new_context(
         raise
     ctx.on("close", lambda *_: proxy.stop())
     try:
-        await ctx.add_init_script(INIT_SCRIPT % {"seed": seed})
+        await ctx.add_init_script(INIT_SCRIPT % {"seed": seed, "seeded": "true" if deterministic else "false"})
 
         async def route(r: Any) -> None:
             url = r.request.url

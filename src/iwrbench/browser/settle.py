@@ -208,8 +208,10 @@ def _animating(state: dict) -> str:
     return head + (f" ({', '.join(parts)})" if parts else (f" ({what})" if what else ""))
 
 
-async def screenshot(page: Any, path: str | None = None, *, timeout_ms: int = 10000) -> bytes:
-    """A viewport screenshot with animations stopped and the caret hidden."""
+async def screenshot(page: Any, path: str | None = None, *, timeout_ms: int = 10000, still: bool = True) -> bytes:
+    """A viewport screenshot with animations stopped and the caret hidden (``still=False``: CSS
+    animations left running, as the published judge's plain PNG screenshot)."""
     return await page.screenshot(
-        path=path, full_page=False, animations="disabled", caret="hide", timeout=timeout_ms, scale="css"
+        path=path, full_page=False, animations="disabled" if still else "allow", caret="hide", timeout=timeout_ms,
+        scale="css"
     )

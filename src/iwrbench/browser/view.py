@@ -34,7 +34,8 @@ VIEW_JS = r"""
     const a = p[3].endsWith('%') ? parseFloat(p[3]) / 100 : parseFloat(p[3]);
     return isNaN(a) ? 1 : a;
   };
-  const parentOf = (el) => el.parentElement || (el.parentNode && el.parentNode.host) || null;
+  // the parent as rendered (the flat tree): a slotted element's parent is its slot, a shadow root's child's is the host
+  const parentOf = (el) => el.assignedSlot || el.parentElement || (el.parentNode && el.parentNode.host) || null;
   // product of opacities up the tree (shadow hosts included); 0 when an ancestor is not rendered
   const opacity = (el) => {
     if (!el || el.nodeType !== 1) return 1;

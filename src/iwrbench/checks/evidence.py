@@ -241,6 +241,30 @@ def judge_text(ev: TextEvidence, before: View, after: View, anchor: View | None 
     return EvidenceResult(kind=ev.kind, passed=ok, text=ev.text, source=ev.source, detail=why or None, before=b, after=a)
 
 
+def pinned(phrase: str, before: View, after: View, tol: float = 2.0) -> int:
+    """Lines showing ``phrase`` after a scroll whose words showing it stood on the very same row before it:
+    the page's fixed chrome (a sticky header, a breadcrumb, a side menu), which does not move with the page
+    (it may reflow sideways: a bar whose breadcrumb got longer)."""
+    want = set(tokens(phrase))
+    if not want:
+        return 0
+    rows: dict[str, list[float]] = {}
+    for f in before.frags:
+        rows.setdefault(norm_text(f.t), []).append(f.y)
+
+    def stayed(f) -> bool:
+        return any(abs(f.y - y) <= tol for y in rows.get(norm_text(f.t), ()))
+
+    n = 0
+    for ln in after.lines():
+        if not contains_phrase(ln.text, phrase):
+            continue
+        parts = [f for f in ln.frags if set(tokens(f.t)) & want]
+        if parts and all(stayed(f) for f in parts):
+            n += 1
+    return n
+
+
 def judge_texts(evs: list[TextEvidence], before: View, after: View, anchor: View | None = None) -> list[EvidenceResult]:
     return [judge_text(e, before, after, anchor) for e in evs]
 
@@ -292,5 +316,5 @@ def empty_change(ev: ChangeEvidence | None) -> bool:
     return ev is None or float(np.round(ev.share * ev.rows * ev.cols)) < chg.MIN_CELLS
 
 
-__all__ = ["derive_texts", "judge_text", "judge_texts", "judge_change", "judge_typed", "decisive", "change_of",
+__all__ = ["derive_texts", "judge_text", "judge_texts", "pinned", "judge_change", "judge_typed", "decisive", "change_of",
            "change_agrees", "judge_still", "Derived"]

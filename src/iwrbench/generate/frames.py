@@ -117,7 +117,8 @@ def sample_times(duration_s: float, fps: float = 1.0, max_frames: int = 64,
                  anchors: "list[float] | None" = None) -> list[float]:
     """The times (seconds) frames are taken at; see the module docstring.
 
-    ``anchors``: times where a recorded action's cue starts (``Action.video_time_s``). At 1 fps every
+    ``anchors``: times where a recorded action shows in the video (``Action.video_time_s``: its cue
+    starts, or, for a Hover or Scroll, its effect is on screen). At 1 fps every
     cue is already caught; when fewer frames are taken (``max_frames`` or a lower ``fps``), each cue no
     sample falls on gets one: added while there is room, else it takes the place of the nearest sample
     that shows no other cue. The count never exceeds ``max_frames``.
@@ -153,7 +154,7 @@ def planned_frame_count(duration_s: float, fps: float = 1.0, max_frames: int = 6
 
 
 def task_anchors(task) -> list[float]:
-    """Where the recorded actions' cues start in the task's video (empty for the official layout)."""
+    """Where the recorded actions show in the task's video (empty for the official layout)."""
     return [a.video_time_s for a in task.action_sequence if a.video_time_s is not None]
 
 

@@ -2,7 +2,14 @@
 
 Success rules follow the published judge: Click if the element exists and was clicked, Press
 if the key was sent, Type if the text went into the chosen field, Scroll if the page moved more
-than 5 px. Scroll honours its direction unless ``published_scroll`` (always down half a page).
+than 5 px. The project's own rules (``execute``): Scroll honours its direction and succeeds when
+the window or the container under the pointer moved; Type succeeds only when the field then shows
+the text; a click that Playwright cannot perform is dispatched as an event; Hover and Select are
+executed. ``execute_published`` does what the published judge does instead (see docs/judge.md,
+"The published protocol"): Scroll always scrolls down half a window, on the element that owns the
+vertical scroll, and succeeds only when the window moved; Type clears, clicks and types without
+checking; Click falls back to a script click then a click at the element's centre; Hover and
+Select are not actions the published judge knows.
 """
 
 from __future__ import annotations
@@ -64,13 +71,10 @@ async def _moved(page: Any, before: list[float]) -> float:
     return max((abs(a - b) for a, b in zip(after, before)), default=0.0) if len(after) == len(before) else abs(after[0] - before[0])
 
 
-async def scroll(page: Any, action: Action, viewport: tuple[int, int], *, published: bool = False) -> Outcome:
+async def scroll(page: Any, action: Action, viewport: tuple[int, int]) -> Outcome:
     w, h = viewport
-    if published:
-        sign, amount = 1, 0.5
-    else:
-        sign = -1 if action.parameters.direction == "up" else 1
-        amount = action.parameters.scroll_page or 0.5
+    sign = -1 if action.parameters.direction == "up" else 1
+    amount = action.parameters.scroll_page or 0.5
     dy = sign * amount * h
     before = await page.evaluate(_SCROLL_POS_JS)
     await page.mouse.move(w / 2, h / 2)
@@ -91,12 +95,14 @@ async def scroll(page: Any, action: Action, viewport: tuple[int, int], *, publis
 
 
 async def execute(page: Any, action: Action, handle: Any | None, viewport: tuple[int, int], *,
-                  timeout_ms: int = 5000, published_scroll: bool = False) -> Outcome:
+                  timeout_ms: int = 5000, published: bool = False) -> Outcome:
+    if published:
+        return await execute_published(page, action, handle)
     kind = action.type
     p = action.parameters
     try:
         if kind == "Scroll":
-            return await scroll(page, action, viewport, published=published_scroll)
+            return await scroll(page, action, viewport)
         if kind == "Press":
             if handle is not None:
                 try:
@@ -139,3 +145,91 @@ async def execute(page: Any, action: Action, handle: Any | None, viewport: tuple
         return Outcome(False, f"unknown action type {kind}")
     except Exception as e:
         return Outcome(False, f"{kind.lower()} failed: {_short(e)}")
+
+
+# --------------------------------------------------------------------------- the published judge's actions
+
+#: the published Scroll: half the window's height, down, on the element that owns the vertical scroll (the
+#: focused element's nearest ancestor that can scroll and is at least half the window tall, else the first
+#: such element of the document, else the window); returns the window's vertical offset before it
+_PUBLISHED_SCROLL_JS = r"""() => {
+  const tall = (e) => e.clientHeight >= innerHeight * 0.5;
+  const scrolls = (e) => !!e && e.nodeType === 1 && /(auto|scroll|overlay)/.test(getComputedStyle(e).overflowY)
+                         && e.scrollHeight > e.clientHeight && tall(e);
+  const before = scrollY;
+  const dy = Math.trunc(innerHeight * 0.5);
+  let e = document.activeElement;
+  while (e && e !== document.body && !scrolls(e)) e = e.parentElement;
+  if (!scrolls(e)) e = Array.from(document.querySelectorAll('*')).find(scrolls) || null;
+  const root = !e || e === document.scrollingElement || e === document.documentElement || e === document.body;
+  if (root) window.scrollBy(0, dy); else e.scrollBy({top: dy, behavior: 'auto'});
+  return before;
+}"""
+
+#: what the published Type does before typing: the field's text and value emptied
+_CLEAR_JS = "(e) => { e.textContent = ''; e.value = ''; }"
+
+
+async def execute_published(page: Any, action: Action, handle: Any | None) -> Outcome:
+    """One action as the published judge executes it (the grounding is the caller's)."""
+    kind = action.type
+    p = action.parameters
+    try:
+        if kind == "Scroll":
+            before = await page.evaluate(_PUBLISHED_SCROLL_JS)
+            await asyncio.sleep(1.0)  # the published Scroll waits a second before it reads the offset
+            moved = abs(float(await page.evaluate("() => scrollY")) - float(before))
+            if moved > SCROLL_MIN_PX:
+                return Outcome(True, note=f"the window scrolled {moved:.0f}px")
+            return Outcome(False, f"the window did not scroll (moved {moved:.0f}px; the published judge reads the "
+                                  "window's offset only)")
+        if kind == "Press":
+            await page.keyboard.press(p.key or "Enter")
+            return Outcome(True)
+        if kind in ("Hover", "Select"):
+            return Outcome(False, f"the published judge has no {kind} action")
+        if handle is None:
+            return Outcome(False, "no element matches the description")
+        if kind == "Click":
+            return await _published_click(page, handle)
+        if kind == "Type":
+            try:
+                await handle.evaluate(_CLEAR_JS)
+                await handle.click()
+                await asyncio.sleep(0.1)
+                await page.keyboard.type(p.text or "")
+            except Exception:
+                try:
+                    await handle.evaluate(_CLEAR_JS)
+                    await handle.type(p.text or "", delay=5)
+                except Exception:
+                    await handle.fill(p.text or "")
+            return Outcome(True)
+        return Outcome(False, f"unknown action type {kind}")
+    except Exception as e:
+        return Outcome(False, f"{kind.lower()} failed: {_short(e)}")
+
+
+async def _published_click(page: Any, handle: Any) -> Outcome:
+    """Playwright's click (1.5 s), else the element's own click() in the page, else a mouse click at its centre."""
+    try:
+        await handle.click(timeout=1500)
+        return Outcome(True)
+    except Exception as e:
+        first = _short(e)
+    try:
+        await handle.evaluate("(e) => e.click()")
+        return Outcome(True, note=f"clicked by script ({first[:80]})")
+    except Exception as e2:
+        second = _short(e2)
+    try:
+        box = await handle.bounding_box()
+    except Exception:
+        box = None
+    if box:
+        try:
+            await page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            return Outcome(True, note=f"clicked at the element's centre ({second[:80]})")
+        except Exception as e3:
+            second = _short(e3)
+    return Outcome(False, f"click failed: {second}")

@@ -1,20 +1,23 @@
 """The published protocol's model-based parts: the LLM grounder and the before/after judge.
 
 Both talk to any ``ChatClient``. Their raw replies are kept in the run folder (``llm/`` beside
-the judged screenshots), so a reviewer can read what the judge model said at every step.
-A reply that cannot be read (no "Yes"/"No" by the published parsing) or a judge API error gives no
-verdict (None); the replay then stops the unit as a ``judge_error`` (ours: retried, never scored). The
-published code counted such a step as passed.
+the judged screenshots, one line per reply, retries included), so a reviewer can read what the
+judge model said at every step. A reply that cannot be read (no "Yes"/"No" by the published
+parsing, an empty reply) is asked again (``iwrbench.models.ask``); when none can be read the unit
+is a ``judge_error`` (``JudgeError``), never a pass: the published code counted such a step as
+passed. A judge API error is ours too (``InfraError``), never the page's failure.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
 from typing import Any
 
 from ..fileio import read_packaged
+from ..models.ask import ask
 from ..models.chat import ChatClient, ChatRequest, ImagePart, Message, TextPart
 from ..records import Action
 
@@ -79,7 +82,12 @@ def parse_yes_no(text: str) -> bool | None:
     return True if result == "Yes" else False if result == "No" else None
 
 
-def make_llm_grounder(chat: ChatClient, log_dir: Path):
+def make_llm_grounder(chat: ChatClient, log_dir: Path, attempts: int = 1):
+    """The grounder: an index into the candidates, or None when the model says none matches.
+
+    A provider failure raises ``InfraError``; so does an action time limit that ran out while the model
+    was being asked (``grounder.cancelled`` is then set for the replay to tell), since the page did not fail.
+    """
     template = read_packaged(PROMPTS, GROUND_PROMPT).text
 
     async def grounder(page: Any, action: Action, cands: list[dict]) -> tuple[int | None, str]:
@@ -95,34 +103,54 @@ def make_llm_grounder(chat: ChatClient, log_dir: Path):
             parts.append(ImagePart(await page.screenshot(), "image/png", label="page"))
         except Exception:
             pass
-        try:
-            # the published budget: a reasoning model spends tokens before it answers, so a small limit
-            # ends in an empty reply
-            reply = await chat.complete(ChatRequest([Message("user", parts)], temperature=0.0, max_tokens=4096))
-        except Exception as e:
-            _keep(log_dir, "ground.jsonl", {"action": action.description, "error": str(e)[:300]})
-            return None, f"grounder error: {str(e)[:100]}"
-        idx = parse_index(reply.text)
-        _keep(log_dir, "ground.jsonl", {"action": action.description, "reply": reply.text, "index": idx})
-        return idx, f"llm answered {reply.text.strip()[:60]!r}"
+        # the published budget: a reasoning model spends tokens before it answers, so a small limit
+        # ends in an empty reply
+        req = ChatRequest([Message("user", parts)], temperature=0.0, max_tokens=4096)
+        seen: list[str] = []
 
+        def log(attempt: int, _req: ChatRequest, reply: Any, idx: Any, error: str | None) -> None:
+            row: dict = {"action": action.description, "attempt": attempt}
+            if error is not None:
+                row["error"] = error
+            else:
+                row.update(reply=reply.text, index=idx, stop=reply.stop_reason)
+                seen.append(reply.text)
+            _keep(log_dir, "ground.jsonl", row)
+
+        grounder.cancelled = False  # type: ignore[attr-defined]
+        try:
+            # an empty reply cannot be read; any other reply can (no index = no element matches)
+            idx, reply = await ask(chat, req, lambda t: ("index", parse_index(t)) if t.strip() else None,
+                                   attempts=attempts, what=f"the LLM grounder ({action.description[:60]!r})", log=log)
+        except asyncio.CancelledError:
+            grounder.cancelled = True  # type: ignore[attr-defined]
+            raise
+        return idx[1], f"llm answered {reply.text.strip()[:60]!r}"
+
+    grounder.cancelled = False  # type: ignore[attr-defined]
     return grounder
 
 
-def make_assertion_judge(chat: ChatClient, log_dir: Path):
+def make_assertion_judge(chat: ChatClient, log_dir: Path, attempts: int = 1):
+    """The before/after judge: True (Yes) or False (No); raises ``JudgeError`` when no reply can be read."""
     template = read_packaged(PROMPTS, ASSERT_PROMPT).text
 
-    async def judge(action: Action, before: bytes, after: bytes) -> tuple[bool | None, str]:
+    async def judge(action: Action, before: bytes, after: bytes) -> tuple[bool, str]:
         text = template.format(assertion=action.logical_assertion)
+        # the published request: the prompt, the previous and the current screenshot, temperature 0, 4096 tokens
         req = ChatRequest([Message("user", [TextPart(text), ImagePart(before, label="previous step"),
                                              ImagePart(after, label="current step")])], temperature=0.0, max_tokens=4096)
-        try:
-            reply = await chat.complete(req)
-        except Exception as e:  # a judge API error is not the page's failure
-            _keep(log_dir, "assert.jsonl", {"assertion": action.logical_assertion, "error": str(e)[:300]})
-            return None, f"judge error: {str(e)[:200]}"
-        verdict = parse_yes_no(reply.text)
-        _keep(log_dir, "assert.jsonl", {"assertion": action.logical_assertion, "reply": reply.text, "verdict": verdict})
+
+        def log(attempt: int, sent: ChatRequest, reply: Any, verdict: Any, error: str | None) -> None:
+            row: dict = {"assertion": action.logical_assertion, "attempt": attempt, "max_tokens": sent.max_tokens}
+            if error is not None:
+                row["error"] = error
+            else:
+                row.update(reply=reply.text, verdict=verdict, stop=reply.stop_reason)
+            _keep(log_dir, "assert.jsonl", row)
+
+        verdict, reply = await ask(chat, req, parse_yes_no, attempts=attempts,
+                                   what=f"the assertion judge ({action.logical_assertion[:60]!r})", log=log)
         return verdict, reply.text
 
     return judge

@@ -8,6 +8,7 @@ the page is the page's (``page_error``), a crash of our browser is ours (``Infra
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,17 +25,19 @@ from ..records import Action, AssertionResult, Evidence, EvidenceResult, ProbeRe
 from .act import execute
 from ..checks.change import required as change_required
 from ..checks.author import evaluate_all
-from ..checks.evidence import decides, judge_change, judge_still, judge_texts, judge_typed
+from ..checks.evidence import decides, judge_change, judge_still, judge_texts, judge_typed, pinned
 from .ground import NEEDS_TARGET, LlmGrounder, ground
 from ..checks.view import View
 
-#: (action, screenshot before, screenshot after) -> (passed or None if not judged, raw reply)
-AssertionJudge = Callable[[Action, bytes, bytes], Awaitable[tuple[bool | None, str]]]
+#: (action, screenshot before, screenshot after) -> (passed, raw reply); raises JudgeError / InfraError
+#: when it cannot give a verdict (never a pass)
+AssertionJudge = Callable[[Action, bytes, bytes], Awaitable[tuple[bool, str]]]
 
 
 @dataclass
 class Limits:
-    action_s: float = 20.0
+    #: one action, grounding included; None: the protocol's (``Protocol.action_s``: 20 s offline, 30 s published)
+    action_s: float | None = None
     page_s: float = 240.0
     load_s: float = 30.0
     settle_quiet_ms: int = 250
@@ -45,6 +48,19 @@ class Limits:
     max_dialogs: int = 30
     max_popups: int = 10
     max_navigations: int = 30
+
+    def resolved(self, protocol: Protocol) -> "Limits":
+        """These limits with the protocol's action limit where none was given."""
+        if self.action_s is not None:
+            return self
+        return dataclasses.replace(self, action_s=protocol.action_s)
+
+    def page_limit(self, protocol: Protocol, n_actions: int) -> float:
+        """The page's time limit: ``page_s``, or under fixed per-action limits (the published protocol, which has
+        no limit per page) never less than the sum of the load's and the actions' limits."""
+        if protocol.settle_by_condition:
+            return self.page_s
+        return max(self.page_s, self.load_s + n_actions * ((self.action_s or protocol.action_s) + 5.0) + 10.0)
 
 
 @dataclass
@@ -149,12 +165,14 @@ async def replay(
     ``inferred``: evidence for steps that carry none (tasks of the official layout), made by the caller
     from the checkpoints.
     """
-    limits = limits or Limits()
+    limits = (limits or Limits()).resolved(protocol)
     shots_dir.mkdir(parents=True, exist_ok=True)
     steps: list[StepResult] = []
     shots: dict[int, Path] = {}
     out = Replay(steps=steps, shots=shots)
-    extra = task.recording_details.model_extra or {}
+    extra = dict(task.recording_details.model_extra or {})
+    if protocol.page_setup == "published":
+        extra.pop("freeze_time", None)  # a plain browser: the page's clock is the machine's
     page_seed = int(extra.get("seed") or seed)
     with host(bundle, task.assets_dir) as (url, origins):
         out.url = url
@@ -163,6 +181,8 @@ async def replay(
         err, events, blocked = await _in_context(browser, task, origins, page_seed, extra, limits, run, steps)
         out.page_error = err
         out.events, out.blocked = events, blocked
+        if protocol.assertions == "mllm":
+            await _judge_assertions(task.action_sequence, steps, run.pngs, assertion_judge)
         lead = _lead(steps)
         if protocol.probes and task.probes and err is None:
             for probe in task.probes:
@@ -208,6 +228,34 @@ async def replay(
     return out
 
 
+async def _judge_assertions(actions: list[Action], steps: list[StepResult], pngs: dict[int, bytes],
+                            judge: AssertionJudge | None) -> None:
+    """The published order: the trajectory first (until an action cannot be executed), then each executed
+    action's assertion on the screenshots before and after it, in order; the first No ends the credit there.
+    Later assertions are not asked (they cannot change a score). The judge's time is never the page's."""
+    failed: int | None = None
+    for res in steps:
+        if not res.executed:
+            break
+        if failed is not None:
+            res.passed = False
+            res.error = res.error or f"not counted: step {failed} failed its assertion"
+            continue
+        action = actions[res.index - 1]
+        if not (res.passed and action.logical_assertion):
+            if not res.passed:
+                break
+            continue
+        if judge is None:
+            raise InfraError("the protocol needs an assertion judge and none was configured")
+        verdict, raw = await judge(action, pngs[res.index - 1], pngs[res.index])
+        res.assertion = AssertionResult(text=action.logical_assertion, method="mllm", passed=verdict, raw=raw)
+        if not verdict:
+            res.passed = False
+            res.error = "the assertion judge said No"
+            failed = res.index
+
+
 def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[:40] or "probe"
 
@@ -226,7 +274,8 @@ async def _in_context(browser: Any, task: Task, origins: set[str], seed: int, ex
     """Run one trajectory in a fresh context; returns (page error, events, blocked requests)."""
     try:
         ctx, net = await new_context(browser, task.viewport, allowed_origins=origins, seed=seed,
-                                     freeze_time=extra.get("freeze_time"), virtual_time=run.protocol.virtual_clock)
+                                     freeze_time=extra.get("freeze_time"), virtual_time=run.protocol.virtual_clock,
+                                     deterministic=run.protocol.page_setup != "published")
     except Exception as e:
         raise InfraError(f"cannot open a browser context: {_short(e)}") from None
     err: str | None = None
@@ -236,10 +285,13 @@ async def _in_context(browser: Any, task: Task, origins: set[str], seed: int, ex
         guard = _Guard(ctx, page, limits)
         tracker = RequestTracker(page)
         run.bind(page, guard, tracker, steps)
+        page_s = limits.page_limit(run.protocol, len(run.actions))
         try:
-            await asyncio.wait_for(run.run(), timeout=limits.page_s)
+            await asyncio.wait_for(run.run(), timeout=page_s)
         except asyncio.TimeoutError:
-            err = f"{run.prefix}the page exceeded its time limit of {limits.page_s:.0f}s"
+            if getattr(run.llm_grounder, "cancelled", False):
+                raise InfraError("the LLM grounder was still being asked when the page's time limit ran out") from None
+            err = f"{run.prefix}the page exceeded its time limit of {page_s:.0f}s"
         except _PageFailure as e:
             err = f"{run.prefix}{e}"
         except InfraError:
@@ -281,6 +333,8 @@ class _Trajectory:
         self.inferred, self.shots, self.prefix = inferred, shots, prefix
         self.left_origin = 0
         self.anchor: View | None = None
+        #: the screenshots' bytes by index (the published order judges assertions after the trajectory)
+        self.pngs: dict[int, bytes] = {}
 
     def bind(self, page: Any, guard: _Guard, tracker: RequestTracker, steps: list[StepResult]) -> None:
         self.page, self.guard, self.tracker, self.steps = page, guard, tracker, steps
@@ -299,8 +353,10 @@ class _Trajectory:
                     if ck.animating:
                         self.guard.events["kept_animating"] = self.guard.events.get("kept_animating", 0) + 1
             return out
-        await asyncio.sleep(1.0 if first else 0.5)
-        return {"waited_ms": 1000 if first else 500}
+        # the published waits: 1 s after loading, 0.5 s after an action, then 0.2 s in its screenshot helper
+        wait = (1.0 if first else 0.5) + (0.2 if self.protocol.page_setup == "published" else 0.0)
+        await asyncio.sleep(wait)
+        return {"waited_ms": round(wait * 1000)}
 
     async def where(self) -> str | None:
         """The URL when the page has left its own origin (counted), else None."""
@@ -312,12 +368,15 @@ class _Trajectory:
     async def shot(self, i: int) -> bytes:
         p = self.shots_dir / f"step_{i}.png"
         try:
-            data = await screenshot(self.page, str(p), timeout_ms=int(min(self.limits.action_s, 15) * 1000))
+            data = await screenshot(self.page, str(p), timeout_ms=int(min(self.limits.action_s, 15) * 1000),
+                                    still=self.protocol.page_setup != "published")
         except Exception as e:
             if self.guard.crashed:
                 raise _PageFailure(self.guard.crashed) from None
             raise _PageFailure(f"cannot take a screenshot: {_short(e)}") from None
         self.shots[i] = p
+        if self.protocol.assertions == "mllm":
+            self.pngs[i] = data
         if self.on_shot is not None:
             self.on_shot(i, p)
         return data
@@ -367,6 +426,9 @@ class _Trajectory:
                           crop=crop, screenshot_png=before_png),
                     timeout=limits.action_s)
             except asyncio.TimeoutError:
+                if getattr(self.llm_grounder, "cancelled", False):  # the model was slow, not the page
+                    raise InfraError(f"{self.prefix}step {i}: the LLM grounder had not answered when the action's "
+                                     f"time limit of {limits.action_s:.0f}s ran out") from None
                 res.executed = False
                 res.error = f"the action exceeded its time limit of {limits.action_s:.0f}s"
             if res.executed:
@@ -384,7 +446,7 @@ class _Trajectory:
                     self.steps.append(res)
                     break
                 state: dict = {}
-                if action.checks or action.info or self.protocol.assertions != "evidence":
+                if action.checks or action.info or self.protocol.assertions == "checks":
                     try:
                         state = await asyncio.wait_for(page.evaluate(STATE_JS), timeout=limits.action_s)
                     except Exception as e:
@@ -393,15 +455,7 @@ class _Trajectory:
                 if self.protocol.assertions == "evidence":
                     await self._judge_evidence(i, action, res, state, acted, handle, before_view, after_view,  # type: ignore[arg-type]
                                                before_png, after_png)
-                elif action.logical_assertion:
-                    if self.assertion_judge is None:
-                        raise InfraError("the protocol needs an assertion judge and none was configured")
-                    verdict, raw = await self.assertion_judge(action, before_png, after_png)
-                    if verdict is None:  # never a pass, never the page's failure: ours, retried
-                        raise InfraError(f"{self.prefix}step {i}: the assertion judge gave no readable verdict ({raw[:120]!r})")
-                    res.assertion = AssertionResult(text=action.logical_assertion, method="mllm", passed=verdict, raw=raw)
-                    res.passed = verdict
-                else:
+                else:  # "mllm": executed is passed for now; the assertions are judged after the trajectory
                     res.passed = True
                 if action.info:
                     res.info_checks = evaluate_all(action.info, state, acted, after_view)
@@ -458,6 +512,14 @@ class _Trajectory:
                 hit = next((r for r in derived if r.passed), None)
                 for r in ([hit] if hit is not None else derived):
                     r.required = True
+                if action.type == "Scroll":
+                    # What stays put while the page scrolls (a sticky header, a breadcrumb, a side menu) is
+                    # seen by anyone comparing the screens: where the recording's text left the screen and
+                    # the page keeps it pinned in place, the page does not do what the recording shows.
+                    for r in derived:
+                        if r.kind == "disappears" and not r.passed and r.text and pinned(r.text, before_view, after_view):
+                            r.required = True
+                            r.detail = (r.detail or "") + " (pinned in place while the page scrolled)"
             if ev.change is not None and not ev.change_unstable and change_required(ev.change, asserted, action.type):
                 # the visual change decides where nothing else does (no author check, no text that decides);
                 # otherwise it is shown for information (the texts already say what changed)
@@ -529,7 +591,7 @@ async def _step(page: Any, action: Action, res: StepResult, vp: tuple[int, int],
             res.error = "no element matches the description"
             return None, None
     outcome = await execute(page, action, handle, vp, timeout_ms=int(limits.action_s * 1000),
-                            published_scroll=not protocol.scroll_direction)
+                            published=protocol.actions == "published")
     res.executed = outcome.executed
     res.error = outcome.error
     return handle, outcome.note

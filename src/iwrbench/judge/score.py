@@ -17,7 +17,7 @@ from typing import Any
 from PIL import Image
 
 from ..browser.host import PageBundle
-from ..errors import ComponentMissing, InfraError, TaskError
+from ..errors import ComponentMissing, InfraError, JudgeError, TaskError
 from ..models.base import GenerationOptions
 from ..protocols import Protocol
 from ..records import Evidence, Task, TaskResult, TextEvidence, VisualScores
@@ -38,11 +38,17 @@ class JudgeComponents:
     chat: Any = None  # ChatClient for iwr-bench@1
     limits: Limits = field(default_factory=Limits)
     missing: list[str] = field(default_factory=list)
+    #: how many times a judge model is asked for a reply it cannot read (as generation retries a call)
+    judge_attempts: int = 1
 
     @classmethod
     def for_protocol(cls, protocol: Protocol, *, judge_model: str | None = None,
                      options: GenerationOptions | None = None, ocr: str | None = None,
-                     visual: str | None = None, judge_base_url: str | None = None) -> "JudgeComponents":
+                     visual: str | None = None, judge_base_url: str | None = None,
+                     judge_args: dict[str, Any] | None = None) -> "JudgeComponents":
+        """``options``: the run's generation options; the judge takes their retries, timeout, concurrency and
+        cache folder, never what generation sends (``-M`` body fields, output cap): ``judge_args`` are the
+        judge model's own (``-J KEY=VALUE``, e.g. ``reasoning_effort``, ``thinking``)."""
         from .. import metrics
 
         c = cls(protocol=protocol)
@@ -61,15 +67,25 @@ class JudgeComponents:
                 c.missing.append(f"{protocol.id} needs a judge model for the LLM grounder and the multimodal judges "
                                  "(--judge-model openai:NAME or anthropic:NAME)")
             else:
+                from ..models.base import apply_model_args
                 from ..models.clients import resolve_chat_client
 
+                o = options or GenerationOptions()
+                if "temperature" in (judge_args or {}):
+                    c.missing.append("-J temperature: the judges ask at temperature 0, as published")
+                judge_options = apply_model_args(
+                    GenerationOptions(retries=o.retries, timeout_s=o.timeout_s, concurrency=o.concurrency,
+                                      cache_dir=o.cache_dir), dict(judge_args or {}))
+                c.judge_attempts = 1 + max(0, int(judge_options.retries))
                 try:
                     kw = {"base_url": judge_base_url} if judge_base_url else {}
-                    c.chat = resolve_chat_client(judge_model, options or GenerationOptions(), **kw)
+                    c.chat = resolve_chat_client(judge_model, judge_options, **kw)
                 except Exception as e:
                     c.missing.append(f"judge model {judge_model}: {e}")
             if c.chat is not None:
-                c.rubric = metrics.MllmRubric(c.chat)
+                c.rubric = metrics.MllmRubric(c.chat, prompt_version=metrics.PUBLISHED_PROMPT_VERSION,
+                                              max_tokens=metrics.PUBLISHED_RUBRIC_MAX_TOKENS,
+                                              attempts=c.judge_attempts)
         else:
             c.rubric = metrics.OfflineRubric(ocr=c.ocr, visual=c.visual)
         return c
@@ -88,7 +104,9 @@ class JudgeComponents:
 
         out = {"protocol": self.protocol.id, "ocr": d(self.ocr), "visual": d(self.visual),
                "high_level": d(self.rubric), "chat": d(self.chat),
-               "limits": {"action_s": self.limits.action_s, "page_s": self.limits.page_s}}
+               "limits": {"action_s": self.limits.resolved(self.protocol).action_s, "page_s": self.limits.page_s}}
+        if self.chat is not None:
+            out["judge_attempts"] = self.judge_attempts
         if self.protocol.needs_models:  # the grounder's and the assertion judge's prompts decide the IFS
             from .llm import prompt_hashes
 
@@ -106,18 +124,25 @@ class JudgeComponents:
         """Compare a ground-truth checkpoint with a judged screenshot (None: not reached -> 0)."""
         from ..metrics import acompare
 
+        from ..metrics import published_ocr_similarity
+
         vs = VisualScores(checkpoint=checkpoint, gt=str(gt), shot=str(shot) if shot else None, reached=shot is not None)
         if shot is None:
             vs.ocr = vs.visual = vs.low_level = vs.high_level = 0.0
             return vs
         with Image.open(gt) as a, Image.open(shot) as b:
             a, b = a.convert("RGB"), b.convert("RGB")
-        if b.size != a.size:
+        published = self.protocol.pairing == "published"
+        if b.size != a.size and not published:  # the published code compares the two files as they are
             b = b.resize(a.size)
         try:
-            r = await acompare(a, b, ocr=self.ocr, visual=self.visual, rubric=self.rubric)
+            r = await acompare(a, b, ocr=self.ocr, visual=self.visual, rubric=self.rubric,
+                               text_similarity=published_ocr_similarity if published else None)
         except ComponentMissing:
             raise
+        except JudgeError as e:  # the rubric judge's replies could not be read: ours, kept, never a 0
+            _keep_reply(shot, checkpoint, e.raw)
+            raise JudgeError(f"checkpoint {checkpoint}: {e}", e.raw) from None
         except Exception as e:  # a metric failing is ours, never the page's
             raise InfraError(f"visual metrics failed on checkpoint {checkpoint}: {e}") from None
         vs.ocr = 100.0 * float(r["ocr"])
@@ -126,9 +151,14 @@ class JudgeComponents:
         vs.high_level = float(r["high_level"])
         vs.components = {k: round(float(v), 3) for k, v in (r.get("high_level_components") or {}).items()}
         if r.get("high_level_raw") is not None and shot is not None:
-            (shot.parent / "llm").mkdir(exist_ok=True)
-            (shot.parent / "llm" / f"rubric_{checkpoint}.txt").write_text(str(r["high_level_raw"]))
+            _keep_reply(shot, checkpoint, str(r["high_level_raw"]))
         return vs
+
+
+def _keep_reply(shot: Path, checkpoint: int, text: str) -> None:
+    """The rubric judge's reply for a checkpoint, beside the judged screenshots (``llm/rubric_<j>.txt``)."""
+    (shot.parent / "llm").mkdir(exist_ok=True)
+    (shot.parent / "llm" / f"rubric_{checkpoint}.txt").write_text(text)
 
 
 def infer_evidence(task: Task, ocr: Any) -> tuple[dict[int, Evidence], str | None]:
@@ -194,8 +224,8 @@ async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Pa
     if protocol.needs_models and components.chat is not None:
         from .llm import make_assertion_judge, make_llm_grounder
 
-        llm_grounder = make_llm_grounder(components.chat, shots_dir)
-        assertion_judge = make_assertion_judge(components.chat, shots_dir)
+        llm_grounder = make_llm_grounder(components.chat, shots_dir, components.judge_attempts)
+        assertion_judge = make_assertion_judge(components.chat, shots_dir, components.judge_attempts)
     # OCR is the slow part of the metrics: read every screenshot in the background while the
     # browser goes on (the OCR cache then answers the comparisons below at once)
     warm: list[asyncio.Future] = []
@@ -203,9 +233,11 @@ async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Pa
     def prewarm(_: int, path: Path) -> None:
         warm.append(asyncio.ensure_future(asyncio.to_thread(components.read_ahead, path)))
 
-    for cp in [0] + [i for i, a in enumerate(task.action_sequence, 1) if a.visual_evaluation_flag]:
-        if task.checkpoint(cp).is_file():
-            prewarm(cp, task.checkpoint(cp))
+    flagged = [i for i, a in enumerate(task.action_sequence, 1) if a.visual_evaluation_flag]
+    for cp in (range(len(flagged) + 1) if protocol.pairing == "published" else [0] + flagged):
+        gt = protocol.checkpoint_path(task, cp)
+        if gt.is_file():
+            prewarm(cp, gt)
     inferred: dict[int, Evidence] = {}
     if protocol.assertions == "evidence":
         inferred, refusal = await asyncio.to_thread(infer_evidence, task, components.ocr)
@@ -220,20 +252,20 @@ async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Pa
     steps = rep.steps
     caps = [p.cap for p in rep.probes if p.cap is not None]
     cap = min(caps) if caps else None
-    pairs = protocol.visual_pairs(task, steps, cap)
     visuals: list[VisualScores] = []
-    for cp, idx in pairs:
-        gt = task.checkpoint(cp)
+    for cp, idx, step in protocol.visual_entries(task, steps, cap):
+        gt = protocol.checkpoint_path(task, cp)
         if not gt.is_file():
+            if protocol.pairing == "published":  # the published code stops the run on a missing checkpoint
+                raise TaskError(f"{gt}: missing; the published pairing needs checkpoints/step_{cp}.png")
             continue  # the task has no ground truth for this checkpoint
         shot = rep.shots.get(idx) if idx is not None else None
         vs = await components.score_pair(cp, gt, shot)
         vs.gt = f"checkpoints/{gt.name}" if gt.parent.name == "checkpoints" else str(gt)
         vs.shot = shot.name if shot else None
         visuals.append(vs)
-        if cp == 0:
-            continue
-        steps[cp - 1].visual = vs
+        if step is not None:
+            steps[step - 1].visual = vs
     scores = protocol.task_scores(steps, len(task.action_sequence), visuals, cap)
     _, lead_main = protocol.ifs(steps, len(task.action_sequence))
     initial = next((v for v in visuals if v.checkpoint == 0), None)

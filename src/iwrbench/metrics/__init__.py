@@ -25,6 +25,8 @@ from iwrbench.metrics._ocr import (
 )
 from iwrbench.metrics._rubric import (
     PROMPT_VERSION,
+    PUBLISHED_PROMPT_VERSION,
+    PUBLISHED_RUBRIC_MAX_TOKENS,
     RUBRIC_WEIGHTS,
     JudgedRubricScore,
     MllmRubric,
@@ -32,10 +34,11 @@ from iwrbench.metrics._rubric import (
     RubricParseError,
     RubricScore,
     parse_rubric_reply,
+    parse_score_line,
     prompt_sha256,
     rubric_prompt,
 )
-from iwrbench.metrics._text import normalise_text, ocr_similarity, word_f1, words
+from iwrbench.metrics._text import normalise_text, ocr_similarity, published_ocr_similarity, word_f1, words
 from iwrbench.metrics._visual import (
     DEFAULT_VISUAL,
     VISUAL_BACKENDS,
@@ -65,6 +68,8 @@ __all__ = [
     "OfflineRubric",
     "PHashBackend",
     "PROMPT_VERSION",
+    "PUBLISHED_PROMPT_VERSION",
+    "PUBLISHED_RUBRIC_MAX_TOKENS",
     "RUBRIC_WEIGHTS",
     "RubricParseError",
     "RubricScore",
@@ -80,8 +85,10 @@ __all__ = [
     "normalise_polarity",
     "normalise_text",
     "parse_rubric_reply",
+    "parse_score_line",
     "ocr_similarity",
     "prompt_sha256",
+    "published_ocr_similarity",
     "rubric_prompt",
     "word_f1",
     "words",

@@ -7,7 +7,7 @@ when the same checkpoint was read before (make one engine per run with ``get_ocr
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from iwrbench.metrics._ocr import OcrEngine, get_ocr
 from iwrbench.metrics._rubric import MllmRubric, OfflineRubric
@@ -24,7 +24,8 @@ def _resolve(ocr: OcrEngine | str | None, visual: VisualBackend | str | None) ->
     return engine, backend
 
 
-def _low_level(gt: "Image", gen: "Image", engine: OcrEngine, backend: VisualBackend) -> dict[str, Any]:
+def _low_level(gt: "Image", gen: "Image", engine: OcrEngine, backend: VisualBackend,
+               text_similarity: Callable[[str, str], float] = ocr_similarity) -> dict[str, Any]:
     timings: dict[str, float] = {}
     t = time.perf_counter()
     gt_text = engine.read_text(gt)
@@ -35,7 +36,7 @@ def _low_level(gt: "Image", gen: "Image", engine: OcrEngine, backend: VisualBack
     t = time.perf_counter()
     visual = backend.similarity(gt, gen)
     timings["visual"] = time.perf_counter() - t
-    ocr = ocr_similarity(gt_text, gen_text)
+    ocr = text_similarity(gt_text, gen_text)
     return {
         "ocr": ocr,
         "visual": visual,
@@ -86,9 +87,12 @@ async def acompare(
     ocr: OcrEngine | str | None = None,
     visual: VisualBackend | str | None = None,
     rubric: OfflineRubric | MllmRubric | None = None,
+    text_similarity: Callable[[str, str], float] | None = None,
 ) -> dict[str, Any]:
     """``compare`` for async callers; with an ``MllmRubric`` the judge call overlaps the OCR and
-    visual work (run in a thread), and ``high_level_raw`` holds the judge's reply."""
+    visual work (run in a thread), and ``high_level_raw`` holds the judge's reply. ``text_similarity``
+    (MLLM rubric only): how two OCR readings are compared (default ``ocr_similarity``; the published
+    protocol passes ``published_ocr_similarity``)."""
     import asyncio
 
     if not isinstance(rubric, MllmRubric):
@@ -101,7 +105,8 @@ async def acompare(
         r = await rubric.score(gt, gen)
         return r, time.perf_counter() - t
 
-    low, (hl, hl_time) = await asyncio.gather(asyncio.to_thread(_low_level, gt, gen, engine, backend), judged())
+    low, (hl, hl_time) = await asyncio.gather(
+        asyncio.to_thread(_low_level, gt, gen, engine, backend, text_similarity or ocr_similarity), judged())
     low["timings"]["high_level"] = hl_time
     low["high_level"] = hl.score
     low["high_level_components"] = hl.components

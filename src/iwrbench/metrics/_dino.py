@@ -5,6 +5,12 @@ Weights are only ever loaded from disk: ``model_path``, else ``$IWR_DINOV2_PATH`
 Hugging Face cache entry of ``facebook/dinov2-base`` with downloads disabled
 (``local_files_only=True``). ``available()`` says which of these is missing.
 
+Preprocessing as published: the image processor the checkpoint's ``preprocessor_config.json`` names
+(``BitImageProcessor``, PIL-based), which is what the published code's pinned transformers 4.57
+loads when ``use_fast`` is unset. It is asked for explicitly (``use_fast=False``): newer transformers
+pick a torchvision-based processor when torchvision is installed, whose resize differs slightly. The
+two screenshots go in as they are (no resize to a common size), each converted to RGB.
+
 Cropping (the published weak point 3): DINOv2's image processor resizes the short side to 256 and
 centre-crops 224 x 224, so of a 16:9 screenshot only the middle 56 % of the width is seen; a page
 whose sidebar or right column is wrong is not penalised. ``crop="published"`` keeps that for
@@ -61,6 +67,14 @@ def _has_weights(d: Path) -> bool:
     return (d / "config.json").is_file() and any(
         (d / f).is_file() for f in ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json")
     )
+
+
+def _pil_processor() -> dict[str, Any]:
+    """The keyword that asks transformers for the PIL image processor (``backend`` from 5.0, ``use_fast`` before)."""
+    import transformers
+
+    major = int(str(transformers.__version__).split(".")[0])
+    return {"backend": "pil"} if major >= 5 else {"use_fast": False}
 
 
 class Dinov2Backend:
@@ -136,7 +150,8 @@ class Dinov2Backend:
             model = AutoModel.from_pretrained(path, local_files_only=True)
             model.eval()
             if (Path(path) / "preprocessor_config.json").is_file():
-                processor = AutoImageProcessor.from_pretrained(path, local_files_only=True)
+                # the slow (PIL) processor, as the published pin loads it; never the torchvision one
+                processor = AutoImageProcessor.from_pretrained(path, local_files_only=True, **_pil_processor())
             else:
                 from transformers import BitImageProcessor
 

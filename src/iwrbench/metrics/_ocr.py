@@ -205,8 +205,11 @@ class EasyOcr:
     EasyOCR downloads its weights on first use; here that is never allowed
     (``download_enabled=False``). The files are looked for in ``model_dir``, then
     ``$IWR_EASYOCR_MODEL_DIR``, then ``$EASYOCR_MODULE_PATH/model``, then ``~/.EasyOCR/model``.
-    The reading is the recognised fragments joined by single spaces (``detail=0``), as the
-    published code is understood to do.
+    The image is handed to EasyOCR as a PNG file path, as the published code hands it the screenshot
+    file: EasyOCR reads a path itself (colour as RGB for its detector, grey from the file for its
+    recogniser), whereas a 3-channel array is taken as BGR, so an RGB array would be read with red
+    and blue swapped in its grey conversion. The reading is the recognised fragments (``detail=0``),
+    each stripped, empty ones dropped, joined by single spaces, as the published code joins them.
     """
 
     name = "easyocr"
@@ -263,10 +266,20 @@ class EasyOcr:
             return self._reader
 
     def read_text(self, img: "Image") -> str:
-        import numpy as np
+        import tempfile
 
-        fragments = self._get_reader().readtext(np.asarray(img.convert("RGB")), detail=0)
-        return " ".join(str(f) for f in fragments)
+        reader = self._get_reader()
+        with tempfile.TemporaryDirectory(prefix="iwr-easyocr-") as d:
+            path = os.path.join(d, "screenshot.png")
+            img.convert("RGB").save(path, format="PNG")  # lossless: EasyOCR decodes the very pixels
+            fragments = reader.readtext(path, detail=0)
+        return join_fragments(fragments)
+
+
+def join_fragments(fragments: Any) -> str:
+    """EasyOCR's fragments as one reading, as the published code joins them: each stripped, empty ones
+    dropped, single spaces between."""
+    return " ".join(str(f).strip() for f in fragments or [] if f is not None and str(f).strip())
 
 
 # ----------------------------------------------------------------------------- cache

@@ -5,8 +5,14 @@ that needs no model (``OfflineRubric``).
 Both report components as points out of each criterion's maximum, so their components line up;
 their totals are not calibrated against each other (see docs/metrics.md).
 
-An MLLM reply that cannot be read as five in-range scores raises ``RubricParseError`` with the
-reply attached: it is a judge failure to report, never a score of 0.
+The MLLM judge speaks one of two prompts: ``v1`` asks for the five scores as JSON and sums them;
+``v2`` (``PUBLISHED_PROMPT_VERSION``, used by iwr-bench@1) gives what the published prompt gives (the
+five criteria and their points, the answer format, then the two screenshots unlabelled, reference
+first) and reads the total from its ``Score: n/100`` line as the published code does
+(``parse_score_line``). A reply that cannot be read (no five in-range scores for v1, no score line
+for v2, an empty reply) is asked again, then raises ``JudgeError`` with the last reply attached: a
+judge failure to report, never a score of 0 (the published code scores a reply without its score
+line 0).
 """
 
 from __future__ import annotations
@@ -54,6 +60,12 @@ class RubricParseError(ValueError):
 # ----------------------------------------------------------------------------- prompt
 
 PROMPT_VERSION = "v1"
+#: the prompt that gives what the published rubric prompt gives, and its reply format
+PUBLISHED_PROMPT_VERSION = "v2"
+#: the published rubric call's output cap (its default max_tokens)
+PUBLISHED_RUBRIC_MAX_TOKENS = 16384
+#: how each prompt's replies are read: the five components as JSON/prose, or the published score line
+REPLY_FORMATS = {"v1": "components", "v2": "score-line"}
 _IMAGE_MARK = re.compile(r"\{\{image:(reference|candidate)\}\}")
 
 
@@ -198,6 +210,18 @@ def parse_rubric_reply(text: str) -> RubricScore:
     return RubricScore(round(sum(components.values()), 4), components)
 
 
+_SCORE_LINE = re.compile(r"score:.*?(\d{1,3})/100", re.IGNORECASE)
+
+
+def parse_score_line(text: str) -> RubricScore | None:
+    """The total of a reply in the published format: the first ``Score: n/100`` (n on the same line,
+    case-insensitive), clipped to 0..100; None when there is none (the published code then scores 0)."""
+    m = _SCORE_LINE.search(text or "")
+    if m is None:
+        return None
+    return RubricScore(float(max(0, min(100, int(m.group(1))))), {})
+
+
 # ----------------------------------------------------------------------------- MLLM judge
 
 
@@ -213,12 +237,15 @@ class MllmRubric:
 
     name = "mllm-rubric"
 
-    def __init__(self, client: "ChatClient", *, prompt_version: str = PROMPT_VERSION, max_tokens: int = 1024):
+    def __init__(self, client: "ChatClient", *, prompt_version: str = PROMPT_VERSION, max_tokens: int = 1024,
+                 attempts: int = 1):
         self.client = client
         self.prompt_version = prompt_version
         self.prompt = rubric_prompt(prompt_version)
         self.prompt_sha256 = hashlib.sha256(self.prompt.encode("utf-8")).hexdigest()
         self.max_tokens = max_tokens
+        self.attempts = max(1, int(attempts))
+        self.reply_format = REPLY_FORMATS.get(prompt_version, "components")
         marks = _IMAGE_MARK.findall(self.prompt)
         if sorted(marks) != ["candidate", "reference"]:
             raise ValueError(f"prompt {prompt_version} must hold {{{{image:reference}}}} and {{{{image:candidate}}}} once each")
@@ -234,12 +261,16 @@ class MllmRubric:
             "prompt_sha256": self.prompt_sha256,
             "weights": dict(RUBRIC_WEIGHTS),
             "temperature": 0.0,
+            "max_tokens": self.max_tokens,
+            "reply_format": self.reply_format,
+            "attempts": self.attempts,
         }
 
     def request(self, gt: "Image", gen: "Image") -> "ChatRequest":
         """The chat request for one pair: the template's text with the two screenshots in place."""
         from iwrbench.models.chat import ChatRequest, ImagePart, Message, TextPart
 
+        # labels are for the run's logs; they are never sent
         images = {
             "reference": ImagePart(_png(gt), label="reference screenshot (ground truth)"),
             "candidate": ImagePart(_png(gen), label="candidate screenshot (generated page)"),
@@ -262,9 +293,23 @@ class MllmRubric:
             meta={"purpose": "visual_rubric", "prompt_version": self.prompt_version, "prompt_sha256": self.prompt_sha256},
         )
 
+    def read(self, text: str) -> RubricScore | None:
+        """What a reply says in this prompt's format, or None when it cannot be read."""
+        if not (text or "").strip():
+            return None
+        if self.reply_format == "score-line":
+            return parse_score_line(text)
+        try:
+            return parse_rubric_reply(text)
+        except RubricParseError:
+            return None
+
     async def score(self, gt: "Image", gen: "Image") -> JudgedRubricScore:
-        reply = await self.client.complete(self.request(gt, gen))
-        parsed = parse_rubric_reply(reply.text)
+        """Raises ``JudgeError`` (with the last reply) when no reply can be read in ``attempts``."""
+        from iwrbench.models.ask import ask
+
+        parsed, reply = await ask(self.client, self.request(gt, gen), self.read, attempts=self.attempts,
+                                  what=f"the rubric judge ({self.prompt_version})")
         return JudgedRubricScore(parsed.score, parsed.components, reply.text)
 
 

@@ -71,3 +71,16 @@ def word_f1(gt_text: str | None, gen_text: str | None) -> float:
     precision = common / nb
     recall = common / na
     return 2 * precision * recall / (precision + recall)
+
+
+def published_ocr_similarity(gt_text: str | None, gen_text: str | None) -> float:
+    """The OCR similarity exactly as the published code computes it (iwr-bench@1): lower-cased, whitespace
+    kept as read; 1.0 when both are empty, 0.0 when exactly one is."""
+    from rapidfuzz.distance import Levenshtein
+
+    a, b = (gt_text or "").lower(), (gen_text or "").lower()
+    if not a and not b:
+        return 1.0
+    if not a or not b:
+        return 0.0
+    return 1.0 - Levenshtein.distance(a, b) / max(len(a), len(b))

@@ -9,6 +9,11 @@ Replies are streamed by default (the API's advice for long outputs: the timeout 
 between chunks, and a 30,000-token page is not cut by a proxy that drops idle connections);
 the setting ``stream: false`` reads them in one piece.
 
+Extended thinking (``-M``/``-J thinking={"type": "enabled", "budget_tokens": N}``): the API
+counts the thinking in ``max_tokens`` and refuses a temperature other than 1, so the budget is
+added to the requested cap (the answer keeps its room; clamped to the model's largest output) and
+no temperature is sent. Thinking blocks in the reply are skipped: the reply is its text.
+
 Provider default: images are downscaled to at most 2000 px on their long side, because the
 API rejects larger images in a request that carries more than 20 of them (ours carry up to
 70). Set ``max_image_side`` to change it; the value used is recorded.
@@ -29,6 +34,13 @@ DEFAULT_BASE_URL = "https://api.anthropic.com"
 API_VERSION = "2023-06-01"
 #: what this provider changes in the generation inputs unless the user set it
 PROVIDER_DEFAULTS: dict[str, Any] = {"max_image_side": 2000}
+
+
+def thinking_budget(thinking: Any) -> int | None:
+    """The budget of an enabled ``thinking`` setting, else None."""
+    if isinstance(thinking, dict) and thinking.get("type") == "enabled" and isinstance(thinking.get("budget_tokens"), int):
+        return int(thinking["budget_tokens"])
+    return None
 
 
 class AnthropicClient(HttpChatClient):
@@ -97,6 +109,14 @@ class AnthropicClient(HttpChatClient):
         if self.stream:
             body["stream"] = True
         body.update(request.extra)
+        budget = thinking_budget(body.get("thinking"))
+        if budget is not None:
+            body.pop("temperature", None)  # only 1 is allowed with thinking: leave it to the API
+            cap = self.effective_max_tokens(request.max_tokens + budget)
+            if cap <= budget:
+                raise ModelError(f"{self.name}: a thinking budget of {budget} tokens leaves no room for the answer "
+                                 f"under the model's output limit of {cap}")
+            body["max_tokens"] = cap
         return body
 
     def parse_events(self, events: list[dict[str, Any]]) -> ChatReply:

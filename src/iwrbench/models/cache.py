@@ -124,20 +124,42 @@ class CachedClient:
     that the budget is only consulted on a miss.
     """
 
-    def __init__(self, client: Any, cache: ResponseCache) -> None:
+    def __init__(self, client: Any, cache: ResponseCache, *, body: dict[str, Any] | None = None) -> None:
+        """``body``: fields added to every request's body (the model's ``body:`` setting), the request's own
+        winning."""
         self.client = client
         self.cache = cache
         self.name = client.name
+        self.body = dict(body or {})
+
+    def _with_body(self, request: ChatRequest) -> ChatRequest:
+        if not self.body:
+            return request
+        import dataclasses
+
+        return dataclasses.replace(request, extra={**self.body, **request.extra})
+
+    def describe(self) -> dict[str, Any]:
+        d = getattr(self.client, "describe", None)
+        out = d() if callable(d) else {"name": self.name}
+        return {**out, "body": self.body}
 
     def _identity(self) -> dict[str, Any]:
         ident = getattr(self.client, "cache_identity", None)
         return ident() if callable(ident) else {"name": self.client.name}
 
     async def complete(self, request: ChatRequest) -> ChatReply:
+        request = self._with_body(request)
         key = request_key(request, self._identity())
         hit = self.cache.get(key)
         if hit is not None:
             return hit
+        return await self.refresh(request)
+
+    async def refresh(self, request: ChatRequest) -> ChatReply:
+        """Ask the provider again, whatever the cache holds, and keep the new reply (a judge asking again
+        after a reply it could not read)."""
+        request = self._with_body(request)
         reply = await self.client.complete(request)
-        self.cache.put(key, reply, {"client": self._identity()})
+        self.cache.put(request_key(request, self._identity()), reply, {"client": self._identity()})
         return reply

@@ -69,4 +69,5 @@ def resolve_chat_client(spec: str, options: GenerationOptions | None = None, **k
     if not sep or provider not in PROVIDERS or not name:
         raise ModelError(f"model {spec!r} is not a chat model; the judge needs openai:NAME or anthropic:NAME")
     made = make_client(provider, name, options, **kwargs)
-    return CachedClient(made.client, ResponseCache(options.cache_dir or default_cache_dir()))
+    # the model's own body fields (-J KEY=VALUE: reasoning_effort, thinking ...) go with every judge request
+    return CachedClient(made.client, ResponseCache(options.cache_dir or default_cache_dir()), body=made.settings.get("body"))

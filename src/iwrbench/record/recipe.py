@@ -43,28 +43,36 @@ class _Strict(BaseModel):
 
 
 class NpmSource(_Strict):
-    package: str
-    version: str
-    root: str = "."
-    page: str = "index.html"
-    sha256: str | None = None  # pinned checksum of the registry tarball (checked when given)
+    """A static site shipped in an npm package, fetched once and cached in $IWR_CACHE."""
+
+    package: str = Field(description="the npm package's name")
+    version: str = Field(description="its exact version")
+    root: str = Field(".", description="the folder inside the package that is served")
+    page: str = Field("index.html", description="the page opened, relative to root")
+    sha256: str | None = Field(None, description="pinned checksum of the registry tarball (checked when given)")
 
 
 class PypiSource(_Strict):
-    package: str
-    version: str
-    serve: str  # command template: {port}, {data}, {python} are filled in
-    page: str = "/"
-    data: str | None = None  # a file next to the recipe, or a script that makes it (.py)
-    extra: list[str] = Field(default_factory=list)  # more pip requirements
+    """A web app from a PyPI package, installed in its own virtual environment and served by ``serve``."""
+
+    package: str = Field(description="the PyPI package's name")
+    version: str = Field(description="its exact version")
+    serve: str = Field(description="command template that serves the app: {port}, {data}, {python} are filled in")
+    page: str = Field("/", description="the path opened")
+    data: str | None = Field(None, description="a file next to the recipe, or a script (.py) that makes it")
+    extra: list[str] = Field(default_factory=list, description="more pip requirements")
 
 
 class Source(_Strict):
-    url: str | None = None
-    site: str | None = None
+    """Where the site comes from: exactly one of ``site``, ``npm``, ``pypi``, ``url``."""
+
+    url: str | None = Field(None, description="a server you run yourself (the task depends on it staying up: "
+                                              "prefer site or npm)")
+    site: str | None = Field(None, description="a folder next to the recipe, served on 127.0.0.1 and copied "
+                                               "into the task")
     npm: NpmSource | None = None
     pypi: PypiSource | None = None
-    page: str | None = None  # entry path for `site` (default index.html)
+    page: str | None = Field(None, description="entry path for site (default index.html)")
 
     @model_validator(mode="after")
     def _exactly_one(self) -> "Source":
@@ -84,23 +92,31 @@ class Viewport(_Strict):
 
 
 class RecipeAction(_Strict):
-    type: Literal["Click", "Type", "Press", "Scroll", "Hover", "Select"]
-    description: str = Field(min_length=1)
-    target: str | None = None  # a Playwright selector, used only while recording
-    text: str | None = None  # Type
-    key: str | None = None  # Press
-    value: str | None = None  # Select: option label or value
-    direction: Literal["up", "down"] | None = None  # Scroll
-    amount: float | None = Field(None, gt=0, le=5)  # Scroll: fraction of the page height
-    visual: bool = False
-    assertion: str | None = Field(None, alias="assert")
-    checks: list[Check] | None = None  # reviewed checks; replaces the derived ones when given
-    clear: bool = True  # Type: clear the field first
+    type: Literal["Click", "Type", "Press", "Scroll", "Hover", "Select"] = Field(
+        description="the action: Click, Type, Press, Scroll, Hover or Select (docs/recipes.md, \"Actions\")")
+    description: str = Field(min_length=1, description="what the model and the judge see: the control as a "
+                                                       "person would name it (\"the green 'Sign in' button\")")
+    target: str | None = Field(None, description="a Playwright selector, used only while recording (needed by "
+                                                 "Click, Type, Hover, Select; optional for Press: focused first)")
+    text: str | None = Field(None, description="Type: the text typed")
+    key: str | None = Field(None, description="Press: a Playwright key name (Enter, ArrowLeft, x)")
+    value: str | None = Field(None, description="Select: the option's label or value")
+    direction: Literal["up", "down"] | None = Field(None, description="Scroll: up or down (default down)")
+    amount: float | None = Field(None, gt=0, le=5, description="Scroll: a fraction of the viewport height "
+                                                               "(default 0.5)")
+    visual: bool = Field(False, description="the checkpoint after this step is compared for the visual score")
+    assertion: str | None = Field(None, alias="assert", description="what must hold after the step, in words; "
+                                                                    "quote what is shown on screen in single quotes")
+    checks: list[Check] | None = Field(None, description="checks written by hand; they decide the step as written "
+                                                         "(replacing the evidence derived from the recording)")
+    clear: bool = Field(True, description="Type: clear the field first (false: type after what is there)")
     #: in a probe's own trajectory: the main step this action asks the same of, in another context
-    mirrors: int | None = Field(None, ge=1)
+    mirrors: int | None = Field(None, ge=1, description="in a probe's own actions: the main step this action asks "
+                                                        "the same of")
     #: the action changes nothing on screen (a key the page does not use, a click on empty space); the
     #: recorder checks the source agrees, and the judge fails a page that changes there
-    unchanged: bool = False
+    unchanged: bool = Field(False, description="the action must change nothing on screen (checked on the source; "
+                                               "a page that changes there fails)")
 
     @field_validator("type", mode="before")
     @classmethod
@@ -142,11 +158,12 @@ class RecipeProbe(_Strict):
     step whose credit depends on the probe (default 1 for ``skip``).
     """
 
-    name: str | None = None
-    replace: dict[str, str] | None = None
-    skip: list[int] | None = None
-    actions: list[RecipeAction] | None = None
-    guards: int | None = Field(None, ge=1)
+    name: str | None = Field(None, description="the probe's name, shown in the report")
+    replace: dict[str, str] | None = Field(None, description="the main actions with other typed text: "
+                                                             "{typed text: other text}")
+    skip: list[int] | None = Field(None, description="the main actions without these steps (1-based)")
+    actions: list[RecipeAction] | None = Field(None, description="a trajectory of its own (needs guards)")
+    guards: int | None = Field(None, ge=1, description="the first main step whose credit depends on the probe")
 
     @model_validator(mode="after")
     def _one(self) -> "RecipeProbe":
@@ -167,19 +184,24 @@ class RecipeProbe(_Strict):
 
 
 class Recipe(_Strict):
-    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-    title: str | None = None
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$", description="the task's id: letters, digits, . _ -")
+    title: str | None = Field(None, description="a title for people (optional)")
     source: Source
-    viewport: Viewport = Field(default_factory=Viewport)
-    classification: Classification = Field(default_factory=Classification)
-    licence: str | None = None
-    seed: int = 1
-    freeze_time: str | None = None  # ISO time the page clock starts at (optional)
-    actions: list[RecipeAction] = Field(min_length=1)
+    viewport: Viewport = Field(default_factory=Viewport, description="the browser window (default 1280x720)")
+    classification: Classification = Field(default_factory=Classification,
+                                           description="domain, sub_domain, visual_complexity (V1-V4), "
+                                                       "interaction_complexity (L1-L4)")
+    licence: str | None = Field(None, description="the site's licence, shown in `iwr suite table`")
+    seed: int = Field(1, description="Math.random is seeded with it (a second recording uses another, to keep "
+                                     "only evidence that does not depend on chance)")
+    freeze_time: str | None = Field(None, description="ISO time the page's clock starts at (optional)")
+    actions: list[RecipeAction] = Field(min_length=1, description="the scripted interaction, in order")
     #: the recipe's own probes; the automatic one (other typed text, when the recipe types text) comes
     #: first unless ``auto_probe`` is false or ``probes`` is ``[]`` (no probe at all)
-    probes: list[RecipeProbe] | None = None
-    auto_probe: bool = True
+    probes: list[RecipeProbe] | None = Field(None, description="replays with other input after the main "
+                                                               "trajectory ([]: none at all)")
+    auto_probe: bool = Field(True, description="add the automatic probe (other typed text) when the recipe types "
+                                               "text")
 
     @model_validator(mode="after")
     def _probes_fit(self) -> "Recipe":

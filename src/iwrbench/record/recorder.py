@@ -196,6 +196,7 @@ async def _do(page: Any, i: int, a: RecipeAction, el: Any, tl: Timeline, viewpor
         for _ in range(parts):
             await page.mouse.wheel(0, dy / parts)
             await asyncio.sleep(0.05 if full else 0.02)
+        tl.marks.append((time.time(), i))  # no cue: the page has moved from here on
         return
     if a.type == "Press":
         if el is not None:
@@ -213,6 +214,7 @@ async def _do(page: Any, i: int, a: RecipeAction, el: Any, tl: Timeline, viewpor
         tl.marks.append((time.time(), i))
     if a.type == "Hover":
         await el.hover()
+        tl.marks.append((time.time(), i))  # no cue: what the hover shows is on screen from here on
     elif a.type == "Click":
         tl.clicks.append((time.time(), *center))
         await el.click()

@@ -34,7 +34,8 @@ class Timeline:
     moves: list[tuple[float, float, float]] = field(default_factory=list)  # (t, x, y)
     clicks: list[tuple[float, float, float]] = field(default_factory=list)
     keys: list[tuple[float, str]] = field(default_factory=list)
-    #: (t, step) when each Click, Type, Select and Press began (its cue's start)
+    #: (t, step) for every action: when a Click, Type, Select or Press cue starts; when a Hover or Scroll
+    #: (no cue) has put its effect on screen
     marks: list[tuple[float, int]] = field(default_factory=list)
 
     def pointer(self, t: float) -> tuple[float, float] | None:

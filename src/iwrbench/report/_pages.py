@@ -124,7 +124,7 @@ def _leaderboard(summary: Summary, colours: dict[str, str], first_unit: dict[str
         errc = "".join(f'<td class="n{" fail" if errs.get(s) else " muted"}">{errs.get(s, 0)}</td>' for s in ERROR_STATUSES)
         rows.append(f'<tr class="model-row{" best" if i == 1 and r.get("final") is not None else ""}" data-model="{e(m)}">'
                     f'<td class="n">{i}</td><td>{name}</td>{cells}<td class="n">{r["tasks"]}</td>{errc}</tr>')
-    return (f'<div><table id="leaderboard" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+    return (f'<div class="wide"><table id="leaderboard" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
             '<p class="small muted" style="max-width:640px">Tasks = scored tasks (a judge error is ours, so it is listed but not scored). '
             'LVS = low-level visual (OCR and visual similarity), HVS = high-level visual (rubric). '
             'Errors by status: gen. = generation_error, page = page_error, judge = judge_error, '
@@ -184,7 +184,8 @@ def _matrix(rs: RunSet, models: list[str], hrefs: dict[tuple[str, str], str]) ->
         rows.append(f'<tr data-task="{e(tid)}"><td>{e(tid)}</td><td>{e(tags.get("domain", "-"))}</td>'
                     f'<td>{e(tags.get("visual_complexity", "-"))}</td><td>{e(tags.get("interaction_complexity", "-"))}</td>'
                     f'<td class="n">{n}</td>{"".join(cells)}</tr>')
-    return (f'<table id="tasks-table" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+    return (f'<div class="wide"><table id="tasks-table" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}'
+            '</tbody></table></div>'
             '<p class="small muted">Each cell is the task\'s Final score; open it for the step timeline, the '
             'checkpoints beside the judged screenshots, the frames the model was sent and the generated code.</p>')
 
@@ -356,7 +357,7 @@ def _timeline(unit: Unit, task: Task | None) -> str:
             "<th title=\"did the step pass its assertion (or, without one, change what it changed in the recording)\">"
             "Verdict</th><th>Assertion</th><th title=\"what decided the verdict: checks, texts that appeared or "
             "disappeared, visual change\">Evidence</th><th>Visual</th><th>IFS</th></tr>")
-    return f'<table id="timeline"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+    return f'<div class="wide"><table id="timeline"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table></div>'
 
 
 def _figure(src: str | None, caption: str, missing: str) -> str:
@@ -521,6 +522,12 @@ def _generation_line(unit: Unit) -> str:
         parts.append(f"images: {g.images}")
     if g.duration_s is not None:
         parts.append(f"generated in {g.duration_s:.1f}s")
+    cap = g.output_cap or {}
+    if cap.get("sent") is not None:  # the server refused the first cap: say what it was asked again with
+        parts.append(f"output cap {cap['sent']} instead of {cap.get('requested', '?')} "
+                     f"({cap.get('reason') or 'fitted to the server'})")
+    elif g.max_output_tokens is not None:
+        parts.append(f"output cap {g.max_output_tokens}")
     return f'<p class="small muted">Generation: {e(" · ".join(parts))}</p>' if parts else ""
 
 
@@ -548,8 +555,8 @@ def _probes(r: TaskResult) -> str:
             '<p class="small muted">After the main trajectory the task is replayed in a fresh page with other input '
             "(e.g. other text typed). A page that shows the recorded states whatever the input fails here, and the "
             "IFS counts only the steps the probe allows.</p>"
-            "<table><thead><tr><th>probe</th><th>guards from step</th><th>steps passed</th><th>verdict</th>"
-            f"<th>IFS credit</th></tr></thead><tbody>{''.join(rows)}</tbody></table>{main}</section>")
+            '<div class="wide"><table><thead><tr><th>probe</th><th>guards from step</th><th>steps passed</th>'
+            f"<th>verdict</th><th>IFS credit</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>{main}</section>")
 
 
 def unit_page(unit: Unit, task: Task | None, store: ImageStore, *, label_dir: str, index_href: str,

@@ -11,6 +11,7 @@ header.top a{color:#9ecbff}
 header.top h1{font-size:20px;margin:0 0 2px}
 header.top .sub{color:#9da7b3;font-size:13px}
 .hgrid{display:grid;grid-template-columns:minmax(320px,1fr) minmax(360px,1.25fr);gap:18px;margin-top:8px}
+@media (max-width:760px){.hgrid{grid-template-columns:minmax(0,1fr)}}
 .facts{font-size:12.5px;color:#c9d1d9;margin:6px 0 0;padding:0;list-style:none}
 .facts li{margin:1px 0}.facts b{color:#e6edf3;font-weight:600}
 .diffs{background:#161b22;border:1px solid #30363d;border-radius:6px;padding:8px 12px;font-size:12px;color:#c9d1d9}
@@ -31,6 +32,8 @@ table.sortable th:after{content:" \\2195";color:#afb8c1;font-size:11px}
 tr.best td{background:#f0fff4}
 .sw{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;vertical-align:baseline}
 .lb-wrap{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}
+/* a table wider than the window scrolls inside its own box; the page itself never scrolls sideways */
+.wide{overflow-x:auto;max-width:100%;min-width:0}
 .badge{display:inline-block;border-radius:4px;padding:0 6px;font-size:11.5px;font-weight:600;white-space:nowrap}
 .s-ok{background:#dafbe1;color:var(--ok)}.s-generation_error{background:#ffebe9;color:var(--bad)}
 .s-page_error{background:#fff1c2;color:var(--warn)}.s-judge_error{background:#ddf4ff;color:var(--info)}.s-task_error{background:#eaeef2;color:var(--muted,#57606a)}

@@ -22,6 +22,9 @@ class EvalConfig:
     model_kwargs: dict[str, Any] = field(default_factory=dict)
     judge_model: str | None = None  # iwr-bench@1: model for the LLM grounder and the MLLM judges
     judge_base_url: str | None = None
+    #: the judge model's own request fields and settings (``-J KEY=VALUE``: reasoning_effort, thinking, ...);
+    #: the judge never takes generation's ``-M`` fields
+    judge_args: dict[str, Any] = field(default_factory=dict)
     limits: Limits | None = None  # time limits per action / page (default: judge.replay.Limits())
     ocr: str | None = None  # override the protocol's OCR engine (recorded in run.json)
     visual: str | None = None  # override the protocol's visual backend

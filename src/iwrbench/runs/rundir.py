@@ -136,9 +136,11 @@ class RunDir:
             else:
                 also = (f" (--retry-errors accepts other {', '.join(RETRY_MAY_CHANGE)} settings only)"
                         if retry_errors else "")
+                retry = (", --retry-errors to redo only its failed units with these settings"
+                         if not retry_errors and set(diffs) <= set(RETRY_MAY_CHANGE) else "")
                 raise IwrError(
                     f"{self.path}: the run was made with a different {', '.join(diffs)}{also}; "
-                    "use another --out, or --allow-changed-config to continue it anyway")
+                    f"use another --out{retry}, or --allow-changed-config to continue it anyway")
         merged = old.model_copy(update={
             "models": list(dict.fromkeys(old.models + spec.models)),
             "task_ids": list(dict.fromkeys(old.task_ids + spec.task_ids)),

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..errors import InfraError, IwrError, TaskError
+from ..errors import InfraError, IwrError, JudgeError, TaskError
 from ..generate.registry import resolve_model
 from ..judge.score import JudgeComponents, judge_unit
 from ..models.base import Generation, GenerationOptions, Model
@@ -26,7 +26,8 @@ from .rundir import RunDir
 
 def make_components(cfg: EvalConfig, protocol: Protocol) -> JudgeComponents:
     c = JudgeComponents.for_protocol(protocol, judge_model=cfg.judge_model, options=cfg.options,
-                                     ocr=cfg.ocr, visual=cfg.visual, judge_base_url=cfg.judge_base_url)
+                                     ocr=cfg.ocr, visual=cfg.visual, judge_base_url=cfg.judge_base_url,
+                                     judge_args=cfg.judge_args)
     if cfg.limits is not None:
         c.limits = cfg.limits
     return c
@@ -89,8 +90,10 @@ async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: Run
     if gen.outcome is GenerationOutcome.BUDGET:
         return None
     if gen.outcome is not GenerationOutcome.OK:
+        # scored 0, or left out like the published code's tasks without a page (protocols.unscored)
+        zero = 0.0 if protocol.scores_generation_errors else None
         return TaskResult(model=model.name, task_id=task.id, status=gen.outcome.status, protocol=protocol.id,
-                          ifs=0.0, vfs=0.0, final=0.0, low_level_visual=0.0, high_level_visual=0.0,
+                          ifs=zero, vfs=zero, final=zero, low_level_visual=zero, high_level_visual=zero,
                           steps_total=len(task.action_sequence), tags=task.tags, error=gen.error,
                           generation=gen.info, duration_s=round(time.monotonic() - t0, 2))
     last_err = ""
@@ -103,6 +106,8 @@ async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: Run
             res.attempts = attempt
             res.duration_s = round(time.monotonic() - t0, 2)
             return res
+        except JudgeError as e:  # the judge model was asked again already: redoing the unit asks the same
+            return _row(model, task, protocol, "judge_error", str(e), t0, gen, attempt)
         except InfraError as e:
             last_err = str(e)
             await browser_box.restart()

@@ -11,7 +11,7 @@ from ..errors import IwrError
 from ..sources import cache_root
 
 #: bump when the recorder's output changes, so cached suites are rebuilt
-RECORDER_VERSION = "6"
+RECORDER_VERSION = "7"  # 7: Hover and Scroll actions carry video_time_s (frame anchors)
 HERE = Path(__file__).parent
 
 

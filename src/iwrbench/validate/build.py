@@ -20,6 +20,7 @@ from typing import Callable
 from ..errors import IwrError
 from ..suites.catalog import build_root, fingerprint, recipe_files, tasks_dir
 
+
 @dataclass
 class BuildOutcome:
     task_id: str

@@ -10,6 +10,7 @@ removed and the error names the step and the check that failed.
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ class Recorded:
     validated: bool
     oracle_ifs: float | None = None
     checkpoints: dict[int, float] = field(default_factory=dict)  # share of differing pixels per visual checkpoint
+    #: what the recorder warned about (a `url:` source, blocked requests, a quoted text the source does not
+    #: show ...), one line each, as in reference/record.json
     warnings: list[str] = field(default_factory=list)
 
 
@@ -55,7 +58,7 @@ async def record_task_async(recipe: "Path | str | object", out: Path, *, validat
     shutil.rmtree(staging)  # the recorder creates it atomically
     try:
         await record_async(recipe_obj, staging, progress=progress, passes=passes)
-        done = Recorded(task=load_task(staging), out=out, validated=False)
+        done = Recorded(task=load_task(staging), out=out, validated=False, warnings=_warnings(staging))
         if validate:
             if progress:
                 progress("validating: replaying the task on its source with the judge (iwr validate --oracle)")
@@ -73,6 +76,14 @@ async def record_task_async(recipe: "Path | str | object", out: Path, *, validat
         return done
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _warnings(task_dir: Path) -> list[str]:
+    """The recorder's warnings, as it wrote them into reference/record.json."""
+    try:
+        return list(json.loads((task_dir / "reference" / "record.json").read_text(encoding="utf-8"))["warnings"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
 
 
 def record_task(recipe: "Path | str | object", out: Path, **kw) -> Recorded:

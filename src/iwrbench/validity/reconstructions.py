@@ -90,6 +90,7 @@ async def run_async(tasks_dir: Path | None, out_dir: Path, *, only: list[str] | 
                 progress(f"[{k}/{len(items)}] {task.id} / {variant}")
             root = materialise(page, out_dir / task.id / variant / "page")
             res = await js.judge(task, PageBundle(root=root), out_dir / task.id / variant / "shots")
+            (out_dir / task.id / variant / "result.json").write_text(res.model_dump_json(indent=1))
             label = int(entry["label"])
             judged = res.steps_passed if res.status in ("ok", "page_error") else None
             bad = next((s for s in res.steps if not s.passed), None)
