@@ -1,4 +1,4 @@
-"""Loading and validating tasks (task folders, suite folders, the official layout)."""
+"""Loading task folders, suite folders and the official layout, and checking the files a task folder holds."""
 
 from .load import load_official, load_suite, load_task, suite_hash
 
