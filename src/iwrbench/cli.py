@@ -597,7 +597,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("eval", help="generate + judge + summarise (resumable)",
                        description="Generate + judge + summarise, resumable. Each (model, task) unit becomes one "
                                    "line of results.jsonl with a status: ok, page_error (the page failed; scored), "
-                                   "generation_error (no usable page; scored 0; redo with --retry-errors), judge_error (ours; not scored, "
+                                   "generation_error (no usable page; scored 0, left out under iwr-bench@1; redo with --retry-errors), judge_error (ours; not scored, "
                                    "retried on resume) or task_error (the task itself is broken: a corrupt "
                                    "checkpoint, a file outside its folder ...; not scored, not retried). One bad "
                                    "unit never stops the run.")
