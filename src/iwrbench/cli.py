@@ -639,9 +639,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "IFS 100), markup (markup changes of the source: IFS 100), cheats (pages "
                                    "that replay the video: Final <= 15), todomvc (independent TodoMVC "
                                    "implementations vs a spec-level probe), reconstructions (pages written from "
-                                   "the frames as a model would, labelled by eye; bundled). Exit 0 when every "
-                                   "set meets its criterion.")
-    p.add_argument("--set", action="append", help="oracle | markup | cheats | todomvc | reconstructions (repeatable; default all)")
+                                   "the frames as a model would, labelled by eye; bundled), visual (the visual "
+                                   "score's ranking of calibration candidates against orderings written by a "
+                                   "person: Kendall tau-b). Exit 0 when every set meets its criterion.")
+    p.add_argument("--set", action="append", help="oracle | markup | cheats | todomvc | reconstructions | visual (repeatable; default all)")
     p.add_argument("--suite", default="default", help="bundled suite to use, built when needed (default: default)")
     p.add_argument("--tasks", help="a built suite folder instead of a bundled suite")
     p.add_argument("--task", action="append", metavar="ID", help="only this task id (repeatable; default: every task)")

@@ -97,8 +97,11 @@ class JudgeComponents:
             with Image.open(path) as im:
                 self.ocr.read_text(im.convert("RGB"))
 
-    async def score_pair(self, checkpoint: int, gt: Path, shot: Path | None) -> VisualScores:
-        """Compare a ground-truth checkpoint with a judged screenshot (None: not reached -> 0)."""
+    async def score_pair(self, checkpoint: int, gt: Path, shot: Path | None, prev: Path | None = None) -> VisualScores:
+        """Compare a ground-truth checkpoint with a judged screenshot (None: not reached -> 0).
+
+        ``prev``: the recording's checkpoint before this step; the offline comparison weighs where
+        the step changed the screen (other backends ignore it)."""
         from ..metrics import acompare
 
         vs = VisualScores(checkpoint=checkpoint, gt=str(gt), shot=str(shot) if shot else None, reached=shot is not None)
@@ -109,8 +112,12 @@ class JudgeComponents:
             a, b = a.convert("RGB"), b.convert("RGB")
         if b.size != a.size:
             b = b.resize(a.size)
+        before = None
+        if prev is not None and prev.is_file():
+            with Image.open(prev) as p:
+                before = p.convert("RGB")
         try:
-            r = await acompare(a, b, ocr=self.ocr, visual=self.visual, rubric=self.rubric)
+            r = await acompare(a, b, ocr=self.ocr, visual=self.visual, rubric=self.rubric, prev=before)
         except ComponentMissing:
             raise
         except Exception as e:  # a metric failing is ours, never the page's
@@ -222,7 +229,7 @@ async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Pa
         if not gt.is_file():
             continue  # the task has no ground truth for this checkpoint
         shot = rep.shots.get(idx) if idx is not None else None
-        vs = await components.score_pair(cp, gt, shot)
+        vs = await components.score_pair(cp, gt, shot, task.checkpoint(cp - 1) if cp > 0 else None)
         vs.gt = f"checkpoints/{gt.name}" if gt.parent.name == "checkpoints" else str(gt)
         vs.shot = shot.name if shot else None
         visuals.append(vs)
