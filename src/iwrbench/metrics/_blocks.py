@@ -368,14 +368,20 @@ def _moved(mask: "np.ndarray", dx: int, dy: int) -> "np.ndarray":
     return out
 
 
-def _occupancy_overlap(ia: "np.ndarray", ib: "np.ndarray", keep: "np.ndarray | None" = None,
-                       shift: tuple[int, int] = (0, 0)) -> float:
-    """Weighted Jaccard of the ink occupancy of 32 x 18 cells; ``ib`` moved back by ``shift`` first."""
-    from iwrbench.metrics._rubric import _occupancy, _soft_overlap
+def occupancy(ink: "np.ndarray") -> "np.ndarray":
+    from iwrbench.metrics._rubric import _occupancy
 
-    if shift != (0, 0):
-        ib = _moved(ib, -shift[0], -shift[1])
-    oa, ob = _occupancy(ia, (32, 18)), _occupancy(ib, (32, 18))
+    return _occupancy(ink, (32, 18))
+
+
+def _occupancy_overlap(oa: "np.ndarray", ib: "np.ndarray", keep: "np.ndarray | None" = None,
+                       shift: tuple[int, int] = (0, 0), ob: "np.ndarray | None" = None) -> float:
+    """Weighted Jaccard of the ink occupancy of 32 x 18 cells (``oa``: the reference's); ``ib`` (the
+    candidate's ink) moved back by ``shift`` first (``ob``: its occupancy, when not moved)."""
+    from iwrbench.metrics._rubric import _soft_overlap
+
+    if shift != (0, 0) or ob is None:
+        ob = occupancy(_moved(ib, -shift[0], -shift[1]) if shift != (0, 0) else ib)
     if keep is not None:
         oa, ob = oa * keep, ob * keep
     return _soft_overlap(oa, ob)
@@ -432,6 +438,8 @@ class Prepared:
     elements: Elements
     hog: list
     colour: "np.ndarray"
+    occupancy: "np.ndarray"
+    key: str = ""  # the pixels' digest (kept screenshots only)
 
 
 class BlocksBackend:
@@ -452,6 +460,7 @@ class BlocksBackend:
         self._keep = keep
         self._prepared: dict[str, Prepared] = {}
         self._regions: dict[tuple[str, str], "np.ndarray | None"] = {}
+        self._crops: dict[tuple[str, tuple], tuple] = {}
         self._lock = threading.Lock()
 
     @property
@@ -505,9 +514,9 @@ class BlocksBackend:
         words = words_of(self._reading(img, reading), np.asarray(img, dtype=np.int16))
         thumb = _thumb(img, self.width)
         bg = background_colour(thumb)
-        p = Prepared(img, words, thumb, bg, ink_mask(thumb, bg),
-                     elements_of(_paint_words(thumb, words, self.width / img.size[0]), bg),
-                     self._hog.features(img), self._colour.features(img))
+        ink = ink_mask(thumb, bg)
+        p = Prepared(img, words, thumb, bg, ink, elements_of(_paint_words(thumb, words, self.width / img.size[0]), bg),
+                     self._hog.features(img), self._colour.features(img), occupancy(ink), key)
         if keep:
             with self._lock:
                 if len(self._prepared) >= self._keep:
@@ -518,21 +527,37 @@ class BlocksBackend:
     def _global(self, a: Prepared, b: Prepared) -> float:
         return self._hog.feature_similarity(a.hog, b.hog) * self._colour.feature_similarity(a.colour, b.colour)
 
-    def _region_global(self, a: "Image", b: "Image", box: tuple[int, int, int, int]) -> float:
+    def _region_global(self, A: Prepared, B: Prepared, box: tuple[int, int, int, int]) -> float:
         """hog-colour of the two crops, at the whole picture's scale (levels too coarse for the crop
-        are left out)."""
+        are left out); the reference's crop is remembered with it."""
         from iwrbench.metrics._visual import GradHistBackend
 
-        ca, cb = a.crop(box), b.crop(box)
-        width = max(8, round(ca.size[0] * self._hog.width / a.size[0]))
+        if box == (0, 0, *A.img.size):
+            return self._global(A, B)
+        width = max(8, round((box[2] - box[0]) * self._hog.width / A.img.size[0]))
         hog = GradHistBackend(width=width, levels=self._hog.levels)
-        return hog.feature_similarity(hog.features(ca), hog.features(cb)) * \
-            self._colour.feature_similarity(self._colour.features(ca), self._colour.features(cb))
 
-    def region(self, prev: "Image", gt: "Image") -> "np.ndarray | None":
+        def feats(img: "Image") -> tuple:
+            c = img.crop(box)
+            return hog.features(c), self._colour.features(c)
+
+        key = (A.key, box)
+        with self._lock:
+            fa = self._crops.get(key)
+        if fa is None:
+            fa = feats(A.img)
+            with self._lock:
+                if len(self._crops) >= self._keep:
+                    self._crops.pop(next(iter(self._crops)))
+                self._crops[key] = fa
+        fb = feats(B.img)
+        return hog.feature_similarity(fa[0], fb[0]) * self._colour.feature_similarity(fa[1], fb[1])
+
+    def region(self, prev: "Image", gt: "Image", gt_key: str | None = None) -> "np.ndarray | None":
+        """The step's changed cells (``changed_region``), remembered by the two screenshots' digests."""
         from iwrbench.metrics._ocr import image_digest
 
-        key = (image_digest(prev), image_digest(gt))
+        key = (image_digest(prev), gt_key or image_digest(gt))
         with self._lock:
             if key in self._regions:
                 return self._regions[key]
@@ -566,7 +591,7 @@ class BlocksBackend:
         def parts_for(word_w: tuple, el_w: tuple, cells_thumb: "np.ndarray | None", grid: "np.ndarray | None",
                       glob: float, at_place: bool) -> dict[str, float]:
             wp = _word_parts(wa_, wb_, pairs, size, *word_w, offset=offset, at_place=at_place)
-            occ = _occupancy_overlap(A.ink, B.ink, grid, t_shift)
+            occ = _occupancy_overlap(A.occupancy, B.ink, grid, t_shift, B.occupancy)
             layout = occ if wp["position"] is None else 0.5 * occ + 0.5 * wp["position"]
             pal = _palette_match(A.thumb, B.thumb, A.ink, B.ink, A.bg, B.bg, cells_thumb)
             style = pal if wp["colour"] is None else 0.4 * pal + 0.4 * wp["colour"] + 0.2 * wp["size"]
@@ -576,10 +601,10 @@ class BlocksBackend:
         whole = parts_for((wa_.weights, wb_.weights), (ea.weights, eb.weights), None, None, self._global(A, B), False)
         region = None
         share = 0.0
-        grid = self.region(prev, gt) if prev is not None else None
+        grid = self.region(prev, gt, A.key) if prev is not None else None
         if grid is not None:
             share = float(grid.mean())
-            glob = self._region_global(gt, gen, _crop_box(grid, size))
+            glob = self._region_global(A, B, _crop_box(grid, size))
             back = np.array([offset[0], offset[1], offset[0], offset[1]])
             in_wa = _in_region(wa_.boxes, grid, 1.0)
             in_wb = _in_region(wb_.boxes - back, grid, 1.0)

@@ -27,7 +27,7 @@ A metric agrees with a group by Kendall's tau-b between its scores and the writt
 set's figure is the mean over groups (tuning and held-out reported apart).
 
     python -m iwrbench.validity.visual --tasks SUITE_TASKS --out DIR [--group ID...] [--metric NAME...]
-        [--sheets] [--split tuning|held-out]
+        [--sheets] [--split tuning|held-out] [--report]
 """
 
 from __future__ import annotations
@@ -491,6 +491,30 @@ def not_reacted_margin(rows: list[dict[str, Any]], metric: str = "vfs") -> dict[
     return {"metric": metric, "groups": out}
 
 
+def checks(rows: list[dict[str, Any]], metric: str = "vfs") -> dict[str, Any]:
+    """The issue's two checks on the calibration set: a page that did not react scores below the
+    pages that did (the reconstructions and other implementations of the same step), and blurred
+    text loses at least half of the content part."""
+    nr = [(r["group"], r["scores"][metric]) for r in rows if "not-reacted" in r["scores"].get(metric, {})]
+    below, margins, nr_v, re_v = 0, [], [], []
+    for _, sc in nr:
+        reacted = [v for c, v in sc.items() if c.startswith(("reconstruction:", "implementation:"))]
+        if not reacted:
+            continue
+        nr_v.append(sc["not-reacted"])
+        re_v += reacted
+        margins.append(min(reacted) - sc["not-reacted"])
+        below += all(v > sc["not-reacted"] for v in reacted)
+    blurred = [r["scores"]["content"]["text-blurred"] for r in rows if "text-blurred" in r["scores"].get("content", {})]
+    mean = lambda v: round(sum(v) / len(v), 3) if v else None  # noqa: E731
+    return {"metric": metric, "not_reacted": {"groups": len(margins), "below_every_reacted": below,
+                                              "mean_not_reacted": mean(nr_v), "mean_reacted": mean(re_v),
+                                              "mean_margin_to_worst_reacted": mean(margins),
+                                              "min_margin": round(min(margins), 3) if margins else None},
+            "blurred_content": {"groups": len(blurred), "max": round(max(blurred), 3) if blurred else None,
+                                "mean": mean(blurred), "at_most_half": sum(v <= 0.5 for v in blurred)}}
+
+
 def markdown(summary: dict[str, Any], rows: list[dict[str, Any]], metrics: list[str]) -> str:
     lines = ["# Visual score against orderings written by a person", "",
              "| metric | tuning groups | mean tau | min | held-out groups | mean tau | min | all: mean tau |",
@@ -500,6 +524,14 @@ def markdown(summary: dict[str, Any], rows: list[dict[str, Any]], metrics: list[
         t, h, a = s.get("tuning", {}), s.get("held-out", {}), s.get("all", {})
         lines.append(f"| {m} | {t.get('groups', 0)} | {t.get('mean_tau', '')} | {t.get('min_tau', '')} | "
                      f"{h.get('groups', 0)} | {h.get('mean_tau', '')} | {h.get('min_tau', '')} | {a.get('mean_tau', '')} |")
+    if "vfs" in metrics and "content" in metrics:
+        c = checks(rows)
+        n, b = c["not_reacted"], c["blurred_content"]
+        lines += ["", f"Not reacted (VFS): below every reacting reconstruction / implementation in {n['below_every_reacted']} "
+                  f"of {n['groups']} groups; mean {n['mean_not_reacted']} vs {n['mean_reacted']} for the pages that "
+                  f"reacted; margin to the worst reacting page: mean {n['mean_margin_to_worst_reacted']}, min {n['min_margin']}.",
+                  f"Blurred text (content part, identical = 1): at most 0.5 in {b['at_most_half']} of {b['groups']} "
+                  f"groups; mean {b['mean']}, max {b['max']}."]
     lines += ["", "## Per group", "", "| group | split | " + " | ".join(metrics) + " | missing |",
               "|---|---|" + "---|" * len(metrics) + "---|"]
     for r in rows:
@@ -534,7 +566,7 @@ def contact_sheet(gt: Path, cands: dict[str, Path | None], out: Path, *, width: 
 
 # --------------------------------------------------------------------------- entry points
 
-DEFAULT_METRICS = ["vfs", "visual", "hvs", "hog-colour"]
+DEFAULT_METRICS = ["vfs", "visual", "hvs", "lvs", "hog-colour", "content"]
 
 
 def run(tasks_dir: Path | None, out_dir: Path, *, only: list[str] | None = None, progress: Progress | None = None,
@@ -549,7 +581,7 @@ def run(tasks_dir: Path | None, out_dir: Path, *, only: list[str] | None = None,
     summary = summarise(rows, metrics)
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     (Path(out_dir) / "visual.json").write_text(json.dumps(
-        {"summary": summary, "not_reacted": not_reacted_margin(rows), "rows": rows}, indent=1))
+        {"summary": summary, "not_reacted": not_reacted_margin(rows), "checks": checks(rows), "rows": rows}, indent=1))
     (Path(out_dir) / "visual.md").write_text(markdown(summary, rows, metrics))
     out = []
     for g, r in zip(groups, rows):
@@ -570,8 +602,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--metric", action="append", help=f"metrics to rank with (default: {', '.join(DEFAULT_METRICS)})")
     ap.add_argument("--sheets", action="store_true", help="only build the candidates and draw contact sheets "
                     "(to write orderings: no metric is computed)")
+    ap.add_argument("--report", action="store_true", help="only re-write visual.md from the visual.json in --out")
     a = ap.parse_args(argv)
     say = lambda m: print(m, flush=True)  # noqa: E731
+    if a.report:
+        data = json.loads((Path(a.out) / "visual.json").read_text())
+        ms = list(data["summary"])
+        text = markdown(data["summary"], data["rows"], ms)
+        (Path(a.out) / "visual.md").write_text(text)
+        print(text)
+        return 0
     groups = load_groups(Path(a.groups))
     if a.group:
         groups = [g for g in groups if g.id in a.group]
@@ -593,6 +633,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = summarise(rows, metrics)
     out.mkdir(parents=True, exist_ok=True)
     (out / "visual.json").write_text(json.dumps({"summary": summary, "not_reacted": not_reacted_margin(rows),
+                                                 "checks": checks(rows) if "content" in metrics else None,
                                                  "rows": rows}, indent=1))
     (out / "visual.md").write_text(markdown(summary, rows, metrics))
     print(markdown(summary, rows, metrics))
