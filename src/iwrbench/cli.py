@@ -478,8 +478,8 @@ def _add_eval_args(p: argparse.ArgumentParser, *, models_required: bool) -> None
     p.add_argument("--page-timeout", type=float, help="seconds a whole judged page may take (default 240)")
     p.add_argument("--ocr", help="override the protocol's OCR engine (tesseract, easyocr); recorded in run.json "
                                  "(default: the protocol's: tesseract for offline@2, easyocr for iwr-bench@1)")
-    p.add_argument("--visual", help="override the protocol's visual backend (hog-colour, dinov2, ssim, ...; default: "
-                                    "the protocol's: offline structural for offline@2, dinov2 for iwr-bench@1)")
+    p.add_argument("--visual", help="override the protocol's visual backend (blocks, hog-colour, dinov2, ssim, ...; "
+                                    "default: the protocol's: blocks for offline@2, dinov2 for iwr-bench@1)")
     p.add_argument("--fps", type=float, help="frames per second sent to the model (default 1)")
     p.add_argument("--max-frames", type=int, help="at most this many frames (default 64)")
     p.add_argument("--max-images", type=int, help="at most this many images in all (default 70)")

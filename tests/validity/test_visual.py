@@ -115,3 +115,19 @@ def test_vfs_ranks_as_the_person_did(tmp_path):
     taus = [r.extra["tau"]["vfs"] for r in rows]
     assert sum(taus) / len(taus) >= 0.8, taus
     assert all(r.extra["tau"]["vfs"] > r.extra["tau"]["hog-colour"] for r in rows)
+
+
+def test_the_set_in_iwr_validity():
+    """``iwr validity --set visual``: one row a group; the set is met on the mean tau-b, per split too."""
+    from iwrbench.validity import Verdict
+    from iwrbench.validity.run import SETS, markdown, summarise
+
+    assert "visual" in SETS
+    rows = [Verdict("visual", "t", f"t/{i}", 0, None, None, ok=tau >= 0.8, extra={"batch": b, "tau": {"vfs": tau}})
+            for i, (tau, b) in enumerate([(0.9, "tuning"), (0.75, "tuning"), (0.85, "held-out")])]
+    s = summarise(rows)["visual"]
+    assert s["mean_tau"] == pytest.approx(0.833, abs=1e-3) and s["met"]
+    assert s["by_batch_tau"] == {"tuning": {"groups": 2, "mean_tau": 0.825}, "held-out": {"groups": 1, "mean_tau": 0.85}}
+    assert "Kendall tau-b" in markdown(summarise(rows), rows)
+    rows[0].extra["tau"]["vfs"] = 0.5
+    assert not summarise(rows)["visual"]["met"]
