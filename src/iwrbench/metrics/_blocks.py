@@ -15,10 +15,13 @@ screenshots alone, with no model:
   height.
 * **Elements**: what is not text. On a 320 px thumbnail with the words painted over by their
   background, the connected regions that differ from the page background (panels, bars, buttons,
-  pictures) and the frames of the edge map (borders, icons, pictures' outlines), each with its box
-  and mean colour, matched one to one by overlap (IoU >= 0.3); a pair scores IoU x colour match.
-  Each element weighs the square root of its area (a big panel counts more than an icon, not a
-  thousand times more).
+  pictures) and the frames of the edge map (borders, icons, pictures' outlines), matched one to
+  one by overlap (IoU >= 0.3; colour is style's business); a pair scores its IoU. Each element
+  weighs the square root of its area (a big panel counts more than an icon, not a thousand
+  times more).
+* **The page's own offset**: the weighted median offset of the words matched with confidence.
+  Positions, elements and ink occupancy are compared after taking it out, and the offset itself
+  costs up to half of the position agreement: a page moved as a whole is one fault, not a hundred.
 * **Global**: the structure x colour similarity of the whole picture (``hog-colour``: gradient
   orientation histograms over overlapping windows, times the colour of 16 x 9 thumbnails).
 
@@ -26,9 +29,10 @@ From these, five parts in [0, 1], each its own signal (none reuses another's num
 
 ======== ================================================================================
 content  text of the matched words: 2 x sum(weight x similarity) / (all words' weight on both sides)
-layout   where things are: the matched words' position agreement (offset of their centres,
-         1 at 0, 0 at a fifth of the screen), with the ink-occupancy overlap of 32 x 18 cells
-         (where the page has anything at all), half each (occupancy alone when no word matched)
+layout   where things are: the matched words' position agreement (offset of their centres after
+         the page's own, 1 at 0, 0 at a fifth of the screen), with the ink-occupancy overlap of
+         32 x 18 cells (where the page has anything at all), half each (occupancy alone when no
+         word matched)
 style    how things look: the matched words' ink colour (CIEDE2000, 0 at dE 40) and size (height
          ratio), and the colour palette of the ink and the background
 elements the non-text elements matched (images, large shapes, frames)
@@ -43,7 +47,9 @@ averages its five.
 differing by > 24 levels, grown by one cell) are the step's *changed region*. Every part is then
 also measured on that region alone (words and elements that lie in it; occupancy and palette of
 its cells; global on its bounding box) and each part is ``(1 - a) x whole + a x region``, with
-``a = 0.5``. A page that did not react at this step keeps the background but not the change, so it
+``a = 0.5``. In the region a word's text counts only near its place (``PLACE_SCALE``): there the
+right text in the wrong place (a list whose item was not deleted, one row off) is not what the
+step shows. A page that did not react at this step keeps the background but not the change, so it
 loses what the step was about; a page that changed the same place scores as before.
 
 Numbers, calibration against orderings written by a person, and time per pair: docs/metrics.md.
