@@ -5,18 +5,12 @@ and totals differ between the recordings: they are chance (``TextEvidence.chance
 own (another formula) must not be failed for showing other numbers; a rebuild that draws as the source does shows
 the recorded rolls, and is then held to them: one whose total stops adding the roll fails at that step."""
 
-from pathlib import Path
-
 import pytest
 
-from iwrbench.browser.host import PageBundle
 from iwrbench.judge.replay import ChanceRecord
-from iwrbench.judge.score import JudgeComponents, judge_unit
-from iwrbench.protocols import get_protocol
-from iwrbench.record.recipe import load_recipe
-from iwrbench.record.recorder import record
 from iwrbench.records import EvidenceResult
-from iwrbench.tasks import load_task
+
+from site_pages import judge_html, record_site
 
 SOURCE = """<!doctype html><html><body style="font:20px sans-serif;padding:30px">
 <button id=roll>Roll the die</button><p id=last>No roll yet</p><p id=total>Total 0</p>
@@ -44,30 +38,17 @@ def _page(add: str = "x", draw: str = "1 + Math.floor(Math.random() * 100)") -> 
 
 @pytest.fixture(scope="module")
 def task(tmp_path_factory):
-    root = tmp_path_factory.mktemp("dice")
-    (root / "site").mkdir()
-    (root / "site" / "index.html").write_text(_page())
-    (root / "r.yaml").write_text(RECIPE)
-    record(load_recipe(root / "r.yaml"), root / "task")
-    t = load_task(root / "task")
+    t = record_site(tmp_path_factory.mktemp("dice"), _page(), RECIPE)
     chance = [e for a in t.action_sequence for e in a.evidence.texts if e.chance]
     assert len(chance) >= 6, [a.evidence.texts for a in t.action_sequence]  # the rolls and totals are chance
     return t
 
 
-async def _judge(browser, task, html: str, tmp_path: Path):
-    (tmp_path / "page").mkdir(parents=True)
-    (tmp_path / "page" / "index.html").write_text(html)
-    proto = get_protocol("offline")
-    return await judge_unit(browser, task, PageBundle(root=tmp_path / "page"), tmp_path / "shots", proto,
-                            JudgeComponents.for_protocol(proto))
-
-
 @pytest.mark.browser
 async def test_source_and_a_page_with_chance_of_its_own_pass(browser, task, tmp_path):
-    r = await _judge(browser, task, _page(), tmp_path / "copy")
+    r = await judge_html(browser, task, _page(), tmp_path / "copy")
     assert r.steps_passed == 4, [(s.index, s.error) for s in r.steps]
-    r = await _judge(browser, task, _page(draw="100 - Math.floor(Math.random() * 100)"), tmp_path / "own")
+    r = await judge_html(browser, task, _page(draw="100 - Math.floor(Math.random() * 100)"), tmp_path / "own")
     assert r.steps_passed == 4, [(s.index, s.error) for s in r.steps]
     assert any(e.chance and not e.passed for s in r.steps for e in s.evidence)  # other rolls, not asked
 
@@ -75,7 +56,7 @@ async def test_source_and_a_page_with_chance_of_its_own_pass(browser, task, tmp_
 @pytest.mark.browser
 async def test_a_page_that_follows_the_recorded_chance_is_held_to_it(browser, task, tmp_path):
     # the same draws, but the third roll is not added to the total
-    r = await _judge(browser, task, _page(add="(rolls === 3 ? 0 : x)"), tmp_path)
+    r = await judge_html(browser, task, _page(add="(rolls === 3 ? 0 : x)"), tmp_path)
     assert r.steps_passed == 2, [(s.index, s.error) for s in r.steps]
     bad = [e for e in r.steps[2].evidence if e.required and not e.passed]
     assert bad and all(e.chance for e in bad)
