@@ -1,8 +1,9 @@
 """How long does scoring one 1280x720 pair take? compare() and each of its parts.
 
 Renders a few test pages (tests/metrics/metrics_pages.py), then times compare() with the ground
-truth's OCR already cached (as in a run, where a checkpoint is compared with many pages), and
-each backend alone. With --dinov2 it also times a DINOv2-base-sized model (random weights, the
+truth's OCR already cached (as in a run, where a checkpoint is compared with many pages), with a
+"before" screenshot given (the offline comparison then also measures the step's changed region),
+and each backend alone. With --dinov2 it also times a DINOv2-base-sized model (random weights, the
 real architecture) per embedding, for both crop settings.
 
     .venv/bin/python bench/compare_speed.py [--repeat 5] [--dinov2]
@@ -57,14 +58,19 @@ def main() -> int:
     for name in ("hog-colour", "hog", "colour", "ssim", "edges", "phash"):
         b = get_visual(name)
         print(f"  visual {name:<19} {_median_ms(lambda b=b: b.similarity(gt, gen), args.repeat):7.1f} ms")
-    texts = {"gt_text": ocr.read_text(gt), "gen_text": ocr.read_text(gen), "visual_score": 0.5}
-    print(f"  offline rubric (texts given) {_median_ms(lambda: rubric.score(gt, gen, **texts), args.repeat):5.1f} ms")
+    reads = {"gt_read": ocr.read(gt), "gen_read": ocr.read(gen)}
+    prev = shots["shop/shift6"]  # a "before" that differs from the ground truth: the changed region is measured too
+    print(f"  visual blocks (readings given) {_median_ms(lambda: visual.analyse(gt, gen, **reads), args.repeat):5.1f} ms")
+    print(f"  visual blocks + changed region {_median_ms(lambda: visual.analyse(gt, gen, prev=prev, **reads), args.repeat):5.1f} ms")
+    a = visual.analyse(gt, gen, **reads)
+    print(f"  offline rubric (comparison given) {_median_ms(lambda: rubric.score(gt, gen, analysis=a), args.repeat):4.1f} ms")
     totals = []
     for f in ("shop", "dashboard"):
         for v in ("restyled", "shift6"):
             ocr.cache._mem.clear()  # the generated page is new each time...
             ocr.read_text(shots[f"{f}/identical"])  # ...the ground truth is not
-            out = compare(shots[f"{f}/identical"], shots[f"{f}/{v}"], ocr=ocr, visual=visual, rubric=rubric)
+            out = compare(shots[f"{f}/identical"], shots[f"{f}/{v}"], ocr=ocr, visual=visual, rubric=rubric,
+                          prev=shots[f"{f}/{'shift6' if v == 'restyled' else 'restyled'}"])
             totals.append(out["timings"])
     keys = ("ocr_gt", "ocr_gen", "visual", "high_level", "total")
     print("  compare():  " + "  ".join(f"{k} {1000 * statistics.median(t[k] for t in totals):.0f} ms" for k in keys))

@@ -525,8 +525,8 @@ def _add_eval_args(p: argparse.ArgumentParser, *, models_required: bool) -> None
     p.add_argument("--page-timeout", type=float, help="seconds a whole judged page may take (default 240)")
     p.add_argument("--ocr", help="override the protocol's OCR engine (tesseract, easyocr); recorded in run.json "
                                  "(default: the protocol's: tesseract for offline@2, easyocr for iwr-bench@1)")
-    p.add_argument("--visual", help="override the protocol's visual backend (hog-colour, dinov2, ssim, ...; default: "
-                                    "the protocol's: offline structural for offline@2, dinov2 for iwr-bench@1)")
+    p.add_argument("--visual", help="override the protocol's visual backend (blocks, hog-colour, dinov2, ssim, ...; "
+                                    "default: the protocol's: blocks for offline@2, dinov2 for iwr-bench@1)")
     p.add_argument("--fps", type=float, help="frames per second sent to the model (default 1)")
     p.add_argument("--max-frames", type=int, help="at most this many frames (default 64)")
     p.add_argument("--max-images", type=int, help="at most this many images in all (default 70)")
@@ -608,7 +608,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("eval", help="generate + judge + summarise (resumable)",
                        description="Generate + judge + summarise, resumable. Each (model, task) unit becomes one "
                                    "line of results.jsonl with a status: ok, page_error (the page failed; scored), "
-                                   "generation_error (no usable page; scored 0; redo with --retry-errors), judge_error (ours; not scored, "
+                                   "generation_error (no usable page; scored 0, left out under iwr-bench@1; redo with --retry-errors), judge_error (ours; not scored, "
                                    "retried on resume) or task_error (the task itself is broken: a corrupt "
                                    "checkpoint, a file outside its folder ...; not scored, not retried). One bad "
                                    "unit never stops the run.")
@@ -686,9 +686,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "IFS 100), markup (markup changes of the source: IFS 100), cheats (pages "
                                    "that replay the video: Final <= 15), todomvc (independent TodoMVC "
                                    "implementations vs a spec-level probe), reconstructions (pages written from "
-                                   "the frames as a model would, labelled by eye; bundled). Exit 0 when every "
-                                   "set meets its criterion.")
-    p.add_argument("--set", action="append", help="oracle | markup | cheats | todomvc | reconstructions (repeatable; default all)")
+                                   "the frames as a model would, labelled by eye; bundled), visual (the visual "
+                                   "score's ranking of calibration candidates against orderings written by a "
+                                   "person: Kendall tau-b). Exit 0 when every set meets its criterion.")
+    p.add_argument("--set", action="append", help="oracle | markup | cheats | todomvc | reconstructions | visual (repeatable; default all)")
     p.add_argument("--suite", default="default", help="bundled suite to use, built when needed (default: default)")
     p.add_argument("--tasks", help="a built suite folder instead of a bundled suite")
     p.add_argument("--task", action="append", metavar="ID", help="only this task id (repeatable; default: every task)")

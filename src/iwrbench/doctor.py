@@ -65,5 +65,5 @@ def doctor() -> int:
         found = importlib.util.find_spec(mod) is not None
         _line(found, f"package:{mod}", "installed" if found else hint)
     _line(shutil.which("npm") is not None, "npm", "fetches third-party suite sites" if shutil.which("npm") else "needed to build npm-sourced suite tasks")
-    print("protocols: offline@1 needs browser + tesseract; iwr-bench@1 also needs easyocr, dinov2 weights and a judge model")
+    print("protocols: offline@2 needs browser + tesseract; iwr-bench@1 also needs easyocr, dinov2 weights and a judge model")
     return 1 if bad else 0

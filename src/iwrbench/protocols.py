@@ -194,8 +194,11 @@ OFFLINE = Protocol(
         "Pages settle by condition (network idle, fonts, quiet DOM) instead of fixed 1 s / 0.5 s waits; the page's "
         "clock is virtual and runs in windows of 250 ms until one changes nothing (at most 3 s after loading, "
         "1.5 s after an action), so script animations are shown at the same moment on every run.",
-        "OCR by Tesseract instead of EasyOCR; visual similarity by an offline structural backend instead of DINOv2.",
-        "High-level visual by a deterministic rubric (same five weights) instead of a multimodal judge.",
+        "OCR by Tesseract instead of EasyOCR; visual similarity by an offline comparison instead of DINOv2 "
+        "(blocks@1: text blocks matched on text, position, size and colour, non-text elements, the global picture; "
+        "where the recording changed at the step weighs half; runs before it used hog-colour).",
+        "High-level visual by a deterministic rubric (same five weights; offline-rubric v2: each criterion one part "
+        "of that comparison) instead of a multimodal judge.",
         "The page runs with reduced motion, a seeded Math.random and the recipe's frozen clock; screenshots are "
         "taken with CSS animations stopped (the published judge: a plain browser).",
         "Scroll succeeds when the window or the container under the pointer moved (published: the window only).",

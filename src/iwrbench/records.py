@@ -138,6 +138,10 @@ class TextEvidence(_Closed):
     channel: Literal["text", "field", "any", "struck"] = "text"
     before: int | None = None
     after: int | None = None
+    #: True: it held on the recording made with the task's seed, not on the one made with another seed: what
+    #: chance decided there (a tile that spawned, a card dealt). A rebuilt page has its own chance, so such a text
+    #: is asked of a page only once it has shown the recording's chance outcomes so far (docs/judge.md, "Chance")
+    chance: bool | None = None
 
 
 class ChangeEvidence(_Closed):
@@ -444,6 +448,8 @@ class EvidenceResult(_Closed):
     after: int | float | None = None
     #: False: shown for information (e.g. texts that changed on a step without an assertion)
     required: bool = True
+    #: an outcome chance decided in the recording (``TextEvidence.chance``)
+    chance: bool | None = None
 
 
 class ProbeResult(_Closed):

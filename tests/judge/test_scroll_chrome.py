@@ -7,16 +7,9 @@ and other heights that does all that passes; one whose sticky breadcrumb stays o
 pins the hero's button in a sticky bar the recording scrolled away, fails at that scroll, where a person sees
 the difference (not later)."""
 
-from pathlib import Path
-
 import pytest
 
-from iwrbench.browser.host import PageBundle
-from iwrbench.judge.score import JudgeComponents, judge_unit
-from iwrbench.protocols import get_protocol
-from iwrbench.record.recipe import load_recipe
-from iwrbench.record.recorder import record
-from iwrbench.tasks import load_task
+from site_pages import judge_html, record_site
 
 pytestmark = pytest.mark.browser
 
@@ -74,40 +67,27 @@ actions:
 
 @pytest.fixture(scope="module")
 def task(tmp_path_factory):
-    root = tmp_path_factory.mktemp("scroll-chrome")
-    (root / "site").mkdir()
-    (root / "site" / "index.html").write_text(_source())
-    (root / "r.yaml").write_text(RECIPE)
-    record(load_recipe(root / "r.yaml"), root / "task")
-    t = load_task(root / "task")
+    t = record_site(tmp_path_factory.mktemp("scroll-chrome"), _source(), RECIPE)
     kinds = {(e.kind, e.text) for e in t.action_sequence[0].evidence.texts}
     assert ("disappears", "Start free trial") in kinds, kinds  # the hero's button scrolled away
     return t
 
 
-async def _judge(browser, task, html: str, tmp_path: Path):
-    (tmp_path / "page").mkdir(parents=True)
-    (tmp_path / "page" / "index.html").write_text(html)
-    proto = get_protocol("offline")
-    return await judge_unit(browser, task, PageBundle(root=tmp_path / "page"), tmp_path / "shots", proto,
-                            JudgeComponents.for_protocol(proto))
-
-
 async def test_source_and_a_rebuild_with_other_markup_pass(browser, task, tmp_path):
-    r = await _judge(browser, task, _source(), tmp_path / "a")
+    r = await judge_html(browser, task, _source(), tmp_path / "a")
     assert r.steps_passed == 2, [(s.index, s.error) for s in r.steps]
-    r = await _judge(browser, task, _rebuild(), tmp_path / "b")
+    r = await judge_html(browser, task, _rebuild(), tmp_path / "b")
     assert r.steps_passed == 2, [(s.index, s.error) for s in r.steps]
 
 
 async def test_breadcrumb_that_does_not_follow_the_scroll_fails_there(browser, task, tmp_path):
-    r = await _judge(browser, task, _rebuild(spy=False), tmp_path)
+    r = await judge_html(browser, task, _rebuild(spy=False), tmp_path)
     assert r.steps_passed == 0, [(s.index, s.error) for s in r.steps]
     bad = [e for e in r.steps[0].evidence if e.required and not e.passed]
     assert bad and all("pinned" in (e.detail or "") for e in bad)
 
 
 async def test_button_pinned_in_a_sticky_bar_the_recording_scrolled_away_fails(browser, task, tmp_path):
-    r = await _judge(browser, task, _rebuild(sticky_trial=True), tmp_path)
+    r = await judge_html(browser, task, _rebuild(sticky_trial=True), tmp_path)
     assert r.steps_passed == 0, [(s.index, s.error) for s in r.steps]
     assert any(e.text == "Start free trial" and e.required and not e.passed for e in r.steps[0].evidence)

@@ -18,12 +18,14 @@ def test_compare_a_pair(tesseract, shots):
     assert out["low_level"] == pytest.approx((out["ocr"] + out["visual"]) / 2)
     assert 0.0 <= out["high_level"] <= 100.0
     assert set(out["high_level_components"]) == {"layout", "elements", "content_text", "style", "overall"}
-    assert out["high_level_components"]["overall"] == pytest.approx(20 * out["visual"], abs=1e-3)
+    assert out["high_level_components"]["overall"] == pytest.approx(20 * out["visual_parts"]["global"], abs=3e-3)
+    assert out["visual"] == pytest.approx(sum(out["visual_parts"].values()) / 5, abs=1e-4)
     assert out["ocr"] > 0.8  # same text, other fonts
     assert {"ocr_gt", "ocr_gen", "visual", "high_level", "total"} <= set(out["timings"])
     assert out["components"]["ocr"]["name"] == "tesseract"
-    assert out["components"]["visual"]["name"] == "hog-colour"
+    assert out["components"]["visual"]["name"] == "blocks"
     assert out["components"]["rubric"]["name"] == "offline-rubric"
+    assert out["components"]["rubric"]["version"] == 2
 
 
 def test_ground_truth_is_read_once(shots):

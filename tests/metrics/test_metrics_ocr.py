@@ -195,3 +195,49 @@ def test_easyocr_model_dir_from_environment(tmp_path, monkeypatch):
     monkeypatch.delenv("IWR_EASYOCR_MODEL_DIR")
     monkeypatch.setenv("EASYOCR_MODULE_PATH", str(tmp_path))
     assert EasyOcr().model_dir() == tmp_path / "model"
+
+
+def test_words_come_with_boxes_and_the_same_text(engine):
+    """One Tesseract call (TSV) gives the words with their boxes; its text is the plain-text
+    output's, whitespace aside."""
+    import io
+    import os
+    import subprocess
+
+    from iwrbench.metrics import normalise_text
+
+    img, dark_text, _ = _drawn_page()
+    reading = engine.read(img)
+    assert reading.text == engine.read_text(img)
+    buf = io.BytesIO()
+    engine.prepare(img).save(buf, format="PPM")
+    plain = subprocess.run([engine._path(), "stdin", "stdout", "--psm", "6"], input=buf.getvalue(), capture_output=True,
+                           env=dict(os.environ, OMP_THREAD_LIMIT="1"), check=True).stdout.decode()
+    assert normalise_text(plain) == normalise_text(reading.text)
+    w = next(w for w in reading.words if w.text == "Checkout")
+    assert 55 <= w.x <= 70 and 230 <= w.y <= 250 and 60 <= w.w <= 140 and 10 <= w.h <= 30  # drawn at (62, 239)
+    assert len({x.line for x in reading.words}) >= 5
+
+
+def test_parse_tsv_lines_and_paragraphs():
+    from iwrbench.metrics._ocr import parse_tsv
+
+    head = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n"
+    rows = ["5\t1\t1\t1\t1\t1\t10\t20\t30\t12\t96.5\tHello", "5\t1\t1\t1\t1\t2\t45\t20\t40\t12\t90\tworld",
+            "4\t1\t1\t1\t2\t0\t10\t40\t80\t12\t-1\t", "5\t1\t1\t1\t2\t1\t10\t40\t30\t12\t80\tnext",
+            "5\t1\t1\t2\t1\t1\t10\t80\t30\t12\t70\tpara", "5\t1\t1\t2\t1\t2\t50\t80\t5\t12\t10\t "]
+    r = parse_tsv(head + "\n".join(rows))
+    assert r.text == "Hello world\nnext\n\npara"
+    assert [w.text for w in r.words] == ["Hello", "world", "next", "para"]
+    assert r.words[1].x == 45 and r.words[1].conf == 90.0
+    assert r.words[0].line == r.words[1].line != r.words[2].line
+
+
+def test_cache_keeps_words_on_disk(engine, tmp_path):
+    img, _, _ = _drawn_page()
+    first = CachedOcr(engine, OcrCache(tmp_path))
+    r1 = first.read(img)
+    again = CachedOcr(engine, OcrCache(tmp_path))
+    r2 = again.read(img)
+    assert again.cache.hits == 1 and again.cache.misses == 0
+    assert r2 == r1 and r2.words

@@ -53,14 +53,16 @@ def test_orders_the_variants(rubric, shots, family):
     assert score["unrelated"] <= 35
 
 
-def test_given_texts_and_visual_score_are_used(rubric, shots):
+def test_a_given_comparison_is_used(rubric, shots):
     gt = shots["login/identical"]
-    r = rubric.score(gt, gt, gt_text="alpha beta", gen_text="gamma", visual_score=0.5)
+    a = rubric.blocks.analyse(gt, shots["login/restyled"])
+    a.parts = dict(a.parts, content=0.0, **{"global": 0.5})
+    r = rubric.score(gt, gt, analysis=a)
     assert r.components["content_text"] == 0.0
     assert r.components["overall"] == pytest.approx(10.0)
 
 
 def test_two_blank_pages(rubric):
     white = Image.new("RGB", (640, 360), "white")
-    r = rubric.score(white, white.copy(), gt_text="", gen_text="")
+    r = rubric.score(white, white.copy())
     assert r.score == pytest.approx(100.0)

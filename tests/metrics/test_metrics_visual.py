@@ -14,11 +14,13 @@ from metrics_pages import RANKED_FAMILIES
 
 @pytest.fixture(scope="module")
 def default():
-    return get_visual()
+    """hog-colour: the offline default until blocks@1 (now its global part; test_metrics_blocks.py)."""
+    return get_visual("hog-colour")
 
 
-def test_default_is_the_offline_hog_colour(default):
-    assert DEFAULT_VISUAL == "hog-colour"
+def test_default_is_blocks_and_hog_colour_stays(default):
+    assert DEFAULT_VISUAL == "blocks"
+    assert get_visual().name == "blocks"
     assert default.name == "hog-colour"
     assert isinstance(default, VisualBackend)
     assert default.available()[0]

@@ -45,6 +45,11 @@ LAUNCH_ARGS = [
     "--mute-audio",
     "--hide-scrollbars",
     "--font-render-hinting=none",
+    # screenshots of the same state are the same picture: every frame is drawn only once all its tiles are
+    # rastered, and images are decoded before the frame that shows them (without these, a busy machine's
+    # screenshot of a gradient or a blurred shadow differed from the last in thousands of pixels)
+    "--run-all-compositor-stages-before-draw",
+    "--disable-checker-imaging",
     # a page that grows its heap without bound crashes its renderer (a page_error), not the machine;
     # memory outside V8's heap (array buffers, canvases) is capped by the browser's memory cage
     "--js-flags=--max-old-space-size=512",

@@ -297,7 +297,7 @@ def decisive(action: Action, ev: Evidence | None) -> bool:
         return True
     if ev is None:
         return False
-    return bool(ev.texts) or (not ev.change_unstable and chg.required(ev.change, True))
+    return any(not t.chance for t in ev.texts) or (not ev.change_unstable and chg.required(ev.change, True))
 
 
 def change_of(before: bytes | str, after: bytes | str) -> ChangeEvidence:

@@ -333,6 +333,7 @@ class _Trajectory:
         self.inferred, self.shots, self.prefix = inferred, shots, prefix
         self.left_origin = 0
         self.anchor: View | None = None
+        self.chance = ChanceRecord()
         #: the screenshots' bytes by index (the published order judges assertions after the trajectory)
         self.pngs: dict[int, bytes] = {}
 
@@ -499,16 +500,23 @@ class _Trajectory:
             # An asserted step is decided by what its assertion quotes and by texts it mentions in words;
             # other texts that changed with it decide only when it quotes nothing seen on screen (see
             # evidence.decides). What a typed text must produce (its echo) is required on any step.
-            quoted = [t.text for t in ev.texts if t.source in ("assertion", "ocr")]
+            quoted = [t.text for t in ev.texts if t.source in ("assertion", "ocr") and not t.chance]
+            chance: list[EvidenceResult] = []
             for t, r in zip(ev.texts, judge_texts(ev.texts, before_view, after_view, self.anchor)):
-                r.required = r.source == "echo" or (asserted and decides(t, action.logical_assertion, quoted))
+                if t.chance:
+                    r.chance, r.required = True, False
+                    chance.append(r)
+                else:
+                    r.required = r.source == "echo" or (asserted and decides(t, action.logical_assertion, quoted))
                 items.append(r)
+            if chance:
+                self.chance.judge(chance)
             if not asserted:
                 # A step without an assertion must still do something of what it did in the recording: one
                 # of the texts it changed there (on both recordings) must change here too. Lenient by design
                 # (any one of them), so a page with another layout passes; a page of pictures or of buttons
                 # that do nothing does not.
-                derived = [r for r in items if r.source == "derived"]
+                derived = [r for r in items if r.source == "derived" and not r.chance]
                 hit = next((r for r in derived if r.passed), None)
                 for r in ([hit] if hit is not None else derived):
                     r.required = True
@@ -550,6 +558,41 @@ class _Trajectory:
         if not ok:
             bad = next(r for r in decisive if not r.passed)
             res.error = res.error or (bad.detail or f"{bad.kind} failed")
+
+
+class ChanceRecord:
+    """Whether a page follows the recording's chance (the tiles that spawned, the cards dealt).
+
+    What chance decided in the recording (texts that held with the task's seed, not with another) is not asked of
+    a page with chance of its own. A page judged with the task's seed that showed every such outcome so far, on
+    at least ``STEPS`` steps and ``ITEMS`` texts, follows the recording's chance (it draws its random numbers as
+    the source does): from then on, at a step where it still shows part of what chance decided there, it must
+    show all of it -- a 2048 whose tiles merge as recorded but whose score does not add the merge fails there.
+    A step where none of it shows means the page's chance went its own way: nothing is asked of it again."""
+
+    STEPS, ITEMS = 2, 3
+
+    def __init__(self) -> None:
+        self.steps = self.items = 0
+        self.own = False
+
+    @property
+    def follows(self) -> bool:
+        return not self.own and self.steps >= self.STEPS and self.items >= self.ITEMS
+
+    def judge(self, results: list[EvidenceResult]) -> None:
+        held = [r for r in results if r.passed]
+        if self.follows and held:
+            for r in results:
+                r.required = True
+                if not r.passed:
+                    r.detail = (r.detail or "") + (f" (the page showed the recording's chance outcomes on {self.steps} "
+                                                   "earlier steps and part of them here)")
+        if len(held) == len(results):
+            self.steps += 1
+            self.items += len(results)
+        elif not self.follows or not held:
+            self.own = True
 
 
 def _check_text(c: Any) -> str:

@@ -120,8 +120,11 @@ class JudgeComponents:
             with Image.open(path) as im:
                 self.ocr.read_text(im.convert("RGB"))
 
-    async def score_pair(self, checkpoint: int, gt: Path, shot: Path | None) -> VisualScores:
-        """Compare a ground-truth checkpoint with a judged screenshot (None: not reached -> 0)."""
+    async def score_pair(self, checkpoint: int, gt: Path, shot: Path | None, prev: Path | None = None) -> VisualScores:
+        """Compare a ground-truth checkpoint with a judged screenshot (None: not reached -> 0).
+
+        ``prev``: the recording's checkpoint before this step; the offline comparison weighs where
+        the step changed the screen (other backends ignore it)."""
         from ..metrics import acompare
 
         from ..metrics import published_ocr_similarity
@@ -135,8 +138,12 @@ class JudgeComponents:
         published = self.protocol.pairing == "published"
         if b.size != a.size and not published:  # the published code compares the two files as they are
             b = b.resize(a.size)
+        before = None
+        if prev is not None and prev.is_file():
+            with Image.open(prev) as p:
+                before = p.convert("RGB")
         try:
-            r = await acompare(a, b, ocr=self.ocr, visual=self.visual, rubric=self.rubric,
+            r = await acompare(a, b, ocr=self.ocr, visual=self.visual, rubric=self.rubric, prev=before,
                                text_similarity=published_ocr_similarity if published else None)
         except ComponentMissing:
             raise
@@ -260,7 +267,7 @@ async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Pa
                 raise TaskError(f"{gt}: missing; the published pairing needs checkpoints/step_{cp}.png")
             continue  # the task has no ground truth for this checkpoint
         shot = rep.shots.get(idx) if idx is not None else None
-        vs = await components.score_pair(cp, gt, shot)
+        vs = await components.score_pair(cp, gt, shot, task.checkpoint(cp - 1) if cp > 0 else None)
         vs.gt = f"checkpoints/{gt.name}" if gt.parent.name == "checkpoints" else str(gt)
         vs.shot = shot.name if shot else None
         visuals.append(vs)

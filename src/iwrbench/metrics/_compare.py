@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
-from iwrbench.metrics._ocr import OcrEngine, get_ocr
+from iwrbench.metrics._ocr import OcrEngine, OcrReading, get_ocr
 from iwrbench.metrics._rubric import MllmRubric, OfflineRubric
 from iwrbench.metrics._text import ocr_similarity
 from iwrbench.metrics._visual import VisualBackend, _describe, get_visual
@@ -24,28 +24,43 @@ def _resolve(ocr: OcrEngine | str | None, visual: VisualBackend | str | None) ->
     return engine, backend
 
 
+def _read(engine: OcrEngine, img: "Image") -> OcrReading:
+    reader = getattr(engine, "read", None)
+    return reader(img) if callable(reader) else OcrReading(engine.read_text(img))
+
+
 def _low_level(gt: "Image", gen: "Image", engine: OcrEngine, backend: VisualBackend,
+               prev: "Image | None" = None,
                text_similarity: Callable[[str, str], float] = ocr_similarity) -> dict[str, Any]:
     timings: dict[str, float] = {}
     t = time.perf_counter()
-    gt_text = engine.read_text(gt)
+    gt_read = _read(engine, gt)
     timings["ocr_gt"] = time.perf_counter() - t
     t = time.perf_counter()
-    gen_text = engine.read_text(gen)
+    gen_read = _read(engine, gen)
     timings["ocr_gen"] = time.perf_counter() - t
     t = time.perf_counter()
-    visual = backend.similarity(gt, gen)
+    analysis = None
+    if callable(getattr(backend, "analyse", None)):
+        analysis = backend.analyse(gt, gen, prev=prev, gt_read=gt_read, gen_read=gen_read)  # type: ignore[attr-defined]
+        visual = analysis.visual
+    else:
+        visual = backend.similarity(gt, gen)
     timings["visual"] = time.perf_counter() - t
-    ocr = text_similarity(gt_text, gen_text)
-    return {
+    ocr = text_similarity(gt_read.text, gen_read.text)
+    out = {
         "ocr": ocr,
         "visual": visual,
         "low_level": (ocr + visual) / 2.0,
-        "gt_text": gt_text,
-        "gen_text": gen_text,
+        "gt_text": gt_read.text,
+        "gen_text": gen_read.text,
         "timings": timings,
         "components": {"ocr": _describe(engine), "visual": _describe(backend)},
+        "analysis": analysis,
     }
+    if analysis is not None:
+        out["visual_parts"] = {k: round(v, 4) for k, v in analysis.parts.items()}
+    return out
 
 
 def compare(
@@ -55,23 +70,29 @@ def compare(
     ocr: OcrEngine | str | None = None,
     visual: VisualBackend | str | None = None,
     rubric: OfflineRubric | None = None,
+    prev: "Image | None" = None,
 ) -> dict[str, Any]:
-    """Score ``gen`` against ``gt``.
+    """Score ``gen`` against ``gt``; ``prev`` is the recording's screenshot of the state before this
+    step (the offline comparison weighs where the step changed the screen; None: no weighting).
 
     Returns ``ocr``, ``visual`` and ``low_level`` (= their mean) in [0, 1]; ``high_level`` on the
     rubric's 0-100 scale with ``high_level_components`` (points); ``gt_text`` / ``gen_text``;
     ``timings`` in seconds; ``components`` (how each part was built, for a run log). ``ocr`` and
     ``visual`` take an engine/backend or a name (None: the defaults); ``rubric`` defaults to an
-    ``OfflineRubric`` sharing them. For an ``MllmRubric`` use ``acompare``.
+    ``OfflineRubric`` sharing them. With the offline comparison (``"blocks"``), ``visual_parts``
+    holds its five parts and ``analysis`` the whole comparison. For an ``MllmRubric`` use ``acompare``.
     """
     if isinstance(rubric, MllmRubric):
         raise TypeError("MllmRubric is async: use `await acompare(...)`")
     t0 = time.perf_counter()
     engine, backend = _resolve(ocr, visual)
-    out = _low_level(gt, gen, engine, backend)
+    out = _low_level(gt, gen, engine, backend, prev)
     rub = rubric if rubric is not None else OfflineRubric(ocr=engine, visual=backend)
     t = time.perf_counter()
-    hl = rub.score(gt, gen, gt_text=out["gt_text"], gen_text=out["gen_text"], visual_score=out["visual"])
+    analysis = out["analysis"]
+    if analysis is None or rub.blocks is not backend:
+        analysis = rub.blocks.analyse(gt, gen, prev=prev, gt_read=_read(engine, gt), gen_read=_read(engine, gen))
+    hl = rub.score(gt, gen, analysis=analysis)
     out["timings"]["high_level"] = time.perf_counter() - t
     out["high_level"] = hl.score
     out["high_level_components"] = hl.components
@@ -87,6 +108,7 @@ async def acompare(
     ocr: OcrEngine | str | None = None,
     visual: VisualBackend | str | None = None,
     rubric: OfflineRubric | MllmRubric | None = None,
+    prev: "Image | None" = None,
     text_similarity: Callable[[str, str], float] | None = None,
 ) -> dict[str, Any]:
     """``compare`` for async callers; with an ``MllmRubric`` the judge call overlaps the OCR and
@@ -96,7 +118,7 @@ async def acompare(
     import asyncio
 
     if not isinstance(rubric, MllmRubric):
-        return await asyncio.to_thread(compare, gt, gen, ocr=ocr, visual=visual, rubric=rubric)
+        return await asyncio.to_thread(compare, gt, gen, ocr=ocr, visual=visual, rubric=rubric, prev=prev)
     t0 = time.perf_counter()
     engine, backend = _resolve(ocr, visual)
 
@@ -106,7 +128,7 @@ async def acompare(
         return r, time.perf_counter() - t
 
     low, (hl, hl_time) = await asyncio.gather(
-        asyncio.to_thread(_low_level, gt, gen, engine, backend, text_similarity or ocr_similarity), judged())
+        asyncio.to_thread(_low_level, gt, gen, engine, backend, prev, text_similarity or ocr_similarity), judged())
     low["timings"]["high_level"] = hl_time
     low["high_level"] = hl.score
     low["high_level_components"] = hl.components

@@ -16,6 +16,12 @@ tuned on rendered UI screenshots (``bench/ocr_settings.py``; numbers in ``docs/m
   a 720p read take 0.8-1.3 s instead of 0.35-0.45 s. This is why the binary is called directly
   rather than through pytesseract, which cannot pass an environment to its subprocess.
 
+* Words with their boxes (``read``): the call asks for Tesseract's TSV output, which holds every word
+  with its box, confidence and line; the text is those words, joined by spaces within a line and by
+  line breaks between lines (the same words, in the same order, as its plain-text output; after the
+  whitespace collapse of ``normalise_text`` the same string). The boxes feed the text blocks of the
+  visual comparison (``_blocks.py``), so one read serves both.
+
 ``get_ocr`` wraps the engine in a ``CachedOcr`` so a ground-truth checkpoint compared with many
 generated pages is read once per run (in memory; optionally also on disk, one JSON file per
 reading, keyed by the engine's settings and version and the image's sha256).
@@ -31,7 +37,7 @@ import shutil
 import subprocess
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from iwrbench.errors import ComponentMissing, InfraError
 
@@ -48,6 +54,51 @@ class OcrEngine(Protocol):
     def available(self) -> tuple[bool, str]: ...
 
     def read_text(self, img: "Image") -> str: ...
+
+
+class OcrWord(NamedTuple):
+    """One word as read, with its box in screenshot pixels and its line (block, paragraph, line)."""
+
+    text: str
+    conf: float
+    x: int
+    y: int
+    w: int
+    h: int
+    line: int
+
+
+class OcrReading(NamedTuple):
+    """What an engine read: the text, and its words with boxes (empty for engines without boxes)."""
+
+    text: str
+    words: tuple[OcrWord, ...] = ()
+
+
+def parse_tsv(tsv: str) -> OcrReading:
+    """Words and text from Tesseract's TSV output (level 5 rows are words)."""
+    words: list[OcrWord] = []
+    lines: list[list[str]] = []
+    last_line: tuple[int, int, int] | None = None
+    last_par: tuple[int, int] | None = None
+    for row in tsv.splitlines()[1:]:
+        f = row.split("\t")
+        if len(f) < 12 or f[0] != "5":
+            continue
+        text = f[11].strip()
+        if not text:
+            continue
+        block, par, line = int(f[2]), int(f[3]), int(f[4])
+        key = (block, par, line)
+        if key != last_line:
+            if last_par is not None and (block, par) != last_par:
+                lines.append([])  # a blank line between paragraphs, as the plain-text output
+            lines.append([])
+            last_line, last_par = key, (block, par)
+        lines[-1].append(text)
+        words.append(OcrWord(text, float(f[10]), int(f[6]), int(f[7]), int(f[8]), int(f[9]),
+                             block * 1_000_000 + par * 1_000 + line))
+    return OcrReading("\n".join(" ".join(ws) for ws in lines), tuple(words))
 
 
 # ----------------------------------------------------------------------------- preprocessing
@@ -160,6 +211,7 @@ class TesseractOcr:
             "psm": self.psm,
             "polarity": self.polarity,
             "scale": self.scale,
+            "output": "tsv",
         }
 
     def prepare(self, img: "Image") -> "Image":
@@ -172,7 +224,8 @@ class TesseractOcr:
             out = out.resize((round(w * self.scale), round(h * self.scale)), PILImage.Resampling.BICUBIC)
         return out
 
-    def read_text(self, img: "Image") -> str:
+    def read(self, img: "Image") -> OcrReading:
+        """The text and its words with boxes (one Tesseract call, TSV output)."""
         path = self._path()
         if path is None:
             raise ComponentMissing(f"Tesseract binary {self.binary!r} not found; {_TESSERACT_HINT}")
@@ -181,7 +234,7 @@ class TesseractOcr:
         env = dict(os.environ, OMP_THREAD_LIMIT=str(self.threads))
         try:
             out = subprocess.run(
-                [path, "stdin", "stdout", "-l", self.lang, "--psm", str(self.psm)],
+                [path, "stdin", "stdout", "-l", self.lang, "--psm", str(self.psm), "tsv"],
                 input=buf.getvalue(),
                 capture_output=True,
                 env=env,
@@ -191,7 +244,15 @@ class TesseractOcr:
             raise InfraError(f"tesseract took longer than {self.timeout:.0f} s") from e
         if out.returncode != 0:
             raise InfraError(f"tesseract failed (exit {out.returncode}): {out.stderr.decode(errors='replace')[-500:]}")
-        return out.stdout.decode("utf-8", errors="replace")
+        reading = parse_tsv(out.stdout.decode("utf-8", errors="replace"))
+        if self.scale != 1.0:
+            k = 1.0 / self.scale
+            reading = OcrReading(reading.text, tuple(
+                w._replace(x=round(w.x * k), y=round(w.y * k), w=round(w.w * k), h=round(w.h * k)) for w in reading.words))
+        return reading
+
+    def read_text(self, img: "Image") -> str:
+        return self.read(img).text
 
 
 # ----------------------------------------------------------------------------- EasyOCR
@@ -293,16 +354,17 @@ def image_digest(img: "Image") -> str:
 
 
 class OcrCache:
-    """Readings by key, in memory and, when ``directory`` is given, one JSON file per key there."""
+    """Readings by key, in memory and, when ``directory`` is given, one JSON file per key there
+    (the text, and the words with their boxes when the engine gives them)."""
 
     def __init__(self, directory: str | os.PathLike[str] | None = None):
         self.directory = Path(directory) if directory else None
-        self._mem: dict[str, str] = {}
+        self._mem: dict[str, OcrReading] = {}
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: str) -> str | None:
+    def get_reading(self, key: str) -> OcrReading | None:
         with self._lock:
             if key in self._mem:
                 self.hits += 1
@@ -310,26 +372,36 @@ class OcrCache:
         if self.directory is not None:
             path = self.directory / f"{key}.json"
             try:
-                text = json.loads(path.read_text(encoding="utf-8"))["text"]
-            except (OSError, ValueError, KeyError):
+                data = json.loads(path.read_text(encoding="utf-8"))
+                text = data["text"]
+                words = tuple(OcrWord(str(w[0]), float(w[1]), *(int(v) for v in w[2:7])) for w in data.get("words", ()))
+            except (OSError, ValueError, KeyError, TypeError, IndexError):
                 text = None
             if isinstance(text, str):
+                reading = OcrReading(text, words)
                 with self._lock:
-                    self._mem[key] = text
+                    self._mem[key] = reading
                     self.hits += 1
-                return text
+                return reading
         with self._lock:
             self.misses += 1
         return None
 
-    def put(self, key: str, text: str, meta: dict[str, Any] | None = None) -> None:
+    def get(self, key: str) -> str | None:
+        hit = self.get_reading(key)
+        return None if hit is None else hit.text
+
+    def put(self, key: str, text: str, meta: dict[str, Any] | None = None, words: tuple[OcrWord, ...] = ()) -> None:
         with self._lock:
-            self._mem[key] = text
+            self._mem[key] = OcrReading(text, tuple(words))
         if self.directory is not None:
             self.directory.mkdir(parents=True, exist_ok=True)
             path = self.directory / f"{key}.json"
             tmp = path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
-            tmp.write_text(json.dumps({"key": key, **(meta or {}), "text": text}, ensure_ascii=False), encoding="utf-8")
+            entry = {"key": key, **(meta or {}), "text": text}
+            if words:
+                entry["words"] = [list(w) for w in words]
+            tmp.write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
             os.replace(tmp, path)
 
 
@@ -357,13 +429,19 @@ class CachedOcr:
     def key(self, img: "Image") -> str:
         return hashlib.sha256(f"{self.signature()}\n{image_digest(img)}".encode()).hexdigest()
 
-    def read_text(self, img: "Image") -> str:
+    def read(self, img: "Image") -> OcrReading:
+        """The engine's reading with word boxes (``words`` empty when the engine gives none)."""
         key = self.key(img)
-        text = self.cache.get(key)
-        if text is None:
-            text = self.engine.read_text(img)
-            self.cache.put(key, text, {"engine": self.describe(), "image_sha256": image_digest(img)})
-        return text
+        hit = self.cache.get_reading(key)
+        if hit is None:
+            reader = getattr(self.engine, "read", None)
+            hit = reader(img) if callable(reader) else OcrReading(self.engine.read_text(img))
+            self.cache.put(key, hit.text, {"engine": self.describe(), "image_sha256": image_digest(img)},
+                           words=hit.words)
+        return hit
+
+    def read_text(self, img: "Image") -> str:
+        return self.read(img).text
 
 
 # ----------------------------------------------------------------------------- factory

@@ -376,7 +376,14 @@ def element_boxes(rgb: "np.ndarray", min_area: int = 6) -> "np.ndarray":
     gy[1:-1, :] = g[2:, :] - g[:-2, :]
     edges = np.hypot(gx, gy) > 0.1
     edges = ndimage.binary_dilation(edges, iterations=1)
-    labels, _ = ndimage.label(edges)
+    return np.asarray(component_boxes(edges, min_area), dtype=np.float32).reshape(-1, 4)
+
+
+def component_boxes(mask: "np.ndarray", min_area: int) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) of the connected components of ``mask`` whose box is at least ``min_area``."""
+    from scipy import ndimage
+
+    labels, _ = ndimage.label(mask)
     boxes = []
     for sl in ndimage.find_objects(labels):
         if sl is None:
@@ -384,7 +391,7 @@ def element_boxes(rgb: "np.ndarray", min_area: int = 6) -> "np.ndarray":
         ys, xs = sl
         if (ys.stop - ys.start) * (xs.stop - xs.start) >= min_area:
             boxes.append((xs.start, ys.start, xs.stop, ys.stop))
-    return np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
+    return boxes
 
 
 def _iou_matrix(a: "np.ndarray", b: "np.ndarray") -> "np.ndarray":
@@ -430,108 +437,73 @@ def palette(rgb: "np.ndarray", mask: "np.ndarray", levels: int = 4) -> "np.ndarr
 class OfflineRubric:
     """A deterministic analogue of the published rubric, from measurable things; no model.
 
-    * layout (10): weighted Jaccard of coarse "ink" occupancy grids (32 x 18 cells, 3x3-smoothed),
-      where ink is whatever differs from the page's background colour.
-    * elements (15): F1 of UI blocks (edge-map components: frames, words, icons) matched one to
-      one with IoU >= 0.5.
-    * content_text (40): OCR word-multiset F1 (order-free; complements the Levenshtein score).
-    * style (15): 0.8 x histogram intersection of the ink colours + 0.2 x background colour match.
-    * overall (20): the visual backend's similarity (default ``hog-colour``).
+    Version 2: each criterion is one part of the offline visual comparison (``_blocks.py``), its own
+    signal, none reusing another's number nor the low-level scores (OCR similarity, visual
+    similarity):
 
-    A blank page has no ink, no blocks, no words and no structure: against a real page it keeps
-    at most the background share of style (3 points).
+    * layout (10): where things are: matched words' position agreement + ink-occupancy overlap.
+    * elements (15): the non-text elements (images, large shapes, frames) matched by overlap and colour.
+    * content_text (40): the text of the matched words (text blocks), weighted by characters x size.
+    * style (15): matched words' ink colour and size + the colour palette of ink and background.
+    * overall (20): the global structure x colour similarity of the picture.
+
+    With ``prev`` (the recording's screenshot before the step), each criterion weighs the step's
+    changed region as much as the whole page. A blank page has no words, no elements and no
+    structure: against a real page it keeps at most the background share of style.
     """
 
     name = "offline-rubric"
+    version = 2
 
     def __init__(self, *, ocr: "OcrEngine | None" = None, visual: "VisualBackend | None" = None, width: int = 320):
         self._ocr = ocr
-        self._visual = visual
+        self._visual = visual  # kept for the callers that pass it; the rubric has its own signals
         self.width = width
+        self._blocks: Any = None
 
     @property
-    def ocr(self) -> "OcrEngine":
-        if self._ocr is None:
-            from iwrbench.metrics._ocr import get_ocr
+    def blocks(self) -> Any:
+        if self._blocks is None:
+            from iwrbench.metrics._blocks import BlocksBackend
 
-            self._ocr = get_ocr()
-        return self._ocr
-
-    @property
-    def visual(self) -> "VisualBackend":
-        if self._visual is None:
-            from iwrbench.metrics._visual import get_visual
-
-            self._visual = get_visual()
-        return self._visual
+            vis = self._visual
+            if isinstance(vis, BlocksBackend) and vis.width == self.width:
+                self._blocks = vis
+            else:
+                self._blocks = BlocksBackend(self._ocr, width=self.width)
+        return self._blocks
 
     def available(self) -> tuple[bool, str]:
-        return True, "numpy + scipy (+ the OCR engine and visual backend it is given)"
+        return True, "numpy + scipy + scikit-image (+ the OCR engine it is given, for word boxes)"
 
     def describe(self) -> dict[str, Any]:
         from iwrbench.metrics._visual import _describe
 
         return {
             "name": self.name,
+            "version": self.version,
             "weights": dict(RUBRIC_WEIGHTS),
             "width": self.width,
+            "signals": dict(_CRITERION_PART),
             "ocr": _describe(self._ocr) if self._ocr is not None else "default",
-            "visual": _describe(self._visual) if self._visual is not None else "default",
         }
 
-    def components01(
-        self,
-        gt: "Image",
-        gen: "Image",
-        *,
-        gt_text: str | None = None,
-        gen_text: str | None = None,
-        visual_score: float | None = None,
-    ) -> dict[str, float]:
-        """Each criterion in [0, 1] (before weighting)."""
-        import numpy as np
-        from PIL import Image as PILImage
+    def components01(self, gt: "Image", gen: "Image", *, analysis: Any = None, prev: "Image | None" = None,
+                     **_ignored: Any) -> dict[str, float]:
+        """Each criterion in [0, 1] (before weighting). ``analysis``: a comparison already made by
+        ``BlocksBackend.analyse`` (``compare`` passes it, so nothing is computed twice)."""
+        if analysis is None:
+            analysis = self.blocks.analyse(gt, gen, prev=prev)
+        return {crit: float(analysis.parts[part]) for crit, part in _CRITERION_PART.items()}
 
-        from iwrbench.metrics._text import word_f1
-
-        if gen.size != gt.size:
-            gen = gen.convert("RGB").resize(gt.size, PILImage.Resampling.BILINEAR)
-        ta, tb = _thumb(gt, self.width), _thumb(gen, self.width)
-        bga, bgb = background_colour(ta), background_colour(tb)
-        ia, ib = ink_mask(ta, bga), ink_mask(tb, bgb)
-
-        layout = _soft_overlap(_occupancy(ia, (32, 18)), _occupancy(ib, (32, 18)))
-        elements = element_f1(element_boxes(ta), element_boxes(tb))
-
-        if gt_text is None:
-            gt_text = self.ocr.read_text(gt)
-        if gen_text is None:
-            gen_text = self.ocr.read_text(gen)
-        content = word_f1(gt_text, gen_text)
-
-        if not ia.any() and not ib.any():
-            ink_style = 1.0
-        elif not ia.any() or not ib.any():
-            ink_style = 0.0
-        else:
-            ink_style = float(np.minimum(palette(ta, ia), palette(tb, ib)).sum())
-        bg_match = max(0.0, 1.0 - float(np.abs(bga - bgb).max()) / 128.0)
-        style = 0.8 * ink_style + 0.2 * bg_match
-
-        overall = self.visual.similarity(gt, gen) if visual_score is None else float(visual_score)
-        return {"layout": layout, "elements": elements, "content_text": content, "style": style, "overall": overall}
-
-    def score(
-        self,
-        gt: "Image",
-        gen: "Image",
-        *,
-        gt_text: str | None = None,
-        gen_text: str | None = None,
-        visual_score: float | None = None,
-    ) -> RubricScore:
-        """Total 0-100 and components in points. Texts and the visual score are computed (with the
-        rubric's OCR engine and visual backend) unless given, so ``compare`` computes them once."""
-        c = self.components01(gt, gen, gt_text=gt_text, gen_text=gen_text, visual_score=visual_score)
+    def score(self, gt: "Image", gen: "Image", *, analysis: Any = None, prev: "Image | None" = None,
+              **_ignored: Any) -> RubricScore:
+        """Total 0-100 and components in points."""
+        c = self.components01(gt, gen, analysis=analysis, prev=prev)
         components = {k: round(RUBRIC_WEIGHTS[k] * min(1.0, max(0.0, v)), 4) for k, v in c.items()}
         return RubricScore(round(sum(components.values()), 4), components)
+
+
+#: which part of the visual comparison measures each criterion
+_CRITERION_PART = {"layout": "layout", "elements": "elements", "content_text": "content", "style": "style",
+                   "overall": "global"}

@@ -156,13 +156,20 @@ class GradHistBackend:
         return {"name": self.name, "width": self.width, "cell": self.cell, "bins": self.bins, "levels": list(self.levels)}
 
     def features(self, img: "Image") -> list["np.ndarray"]:
-        cells = orientation_cells(_gray(img.convert("RGB"), self.width), self.cell, self.bins)
+        cells = orientation_cells(_gray(img if img.mode == "RGB" else img.convert("RGB"), self.width), self.cell, self.bins)
         return [pooled_blocks(cells, k, 0.5 * self.cell * k) for k in self.levels]
+
+    @staticmethod
+    def feature_similarity(fa: list["np.ndarray"], fb: list["np.ndarray"]) -> float:
+        """Mean cosine over the levels that have windows in both (1 when none has: nothing to compare)."""
+        pairs = [(x, y) for x, y in zip(fa, fb) if x.size and y.size]
+        if not pairs:
+            return 1.0
+        return _clip01(sum(_cosine(x, y) for x, y in pairs) / len(pairs))
 
     def similarity(self, a: "Image", b: "Image") -> float:
         a, b = _same_size(a, b)
-        fa, fb = self.features(a), self.features(b)
-        return _clip01(sum(_cosine(x, y) for x, y in zip(fa, fb)) / len(fa))
+        return self.feature_similarity(self.features(a), self.features(b))
 
 
 # ----------------------------------------------------------------------------- other candidates
@@ -256,16 +263,23 @@ class ColourLayoutBackend:
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "size": list(self.size), "scale": self.scale}
 
-    def similarity(self, a: "Image", b: "Image") -> float:
+    def features(self, img: "Image") -> "np.ndarray":
+        """The Lab thumbnail."""
         import numpy as np
         from PIL import Image as PILImage
         from skimage.color import rgb2lab
 
-        a, b = _same_size(a, b)
-        ta = rgb2lab(np.asarray(a.resize(self.size, PILImage.Resampling.BOX), dtype=np.float32) / 255.0)
-        tb = rgb2lab(np.asarray(b.resize(self.size, PILImage.Resampling.BOX), dtype=np.float32) / 255.0)
+        return rgb2lab(np.asarray(img.resize(self.size, PILImage.Resampling.BOX), dtype=np.float32) / 255.0)
+
+    def feature_similarity(self, ta: "np.ndarray", tb: "np.ndarray") -> float:
+        import numpy as np
+
         de = float(np.sqrt(((ta - tb) ** 2).sum(axis=2)).mean())
         return _clip01(1.0 - de / self.scale)
+
+    def similarity(self, a: "Image", b: "Image") -> float:
+        a, b = _same_size(a, b)
+        return self.feature_similarity(self.features(a), self.features(b))
 
 
 class PHashBackend:
@@ -337,13 +351,19 @@ def _describe(component: Any) -> dict[str, Any]:
 
 # ----------------------------------------------------------------------------- registry
 
-DEFAULT_VISUAL = "hog-colour"
+DEFAULT_VISUAL = "blocks"
 
 
 def hog_colour() -> ComboBackend:
     """The offline default: structure x colour. The product keeps a blank page at 0 (no structure)
     and makes a restyled page lose what its colours changed, while a small shift costs little."""
     return ComboBackend("hog-colour", [(GradHistBackend(), 1.0), (ColourLayoutBackend(), 1.0)], mode="product")
+
+
+def _blocks(**kw: Any) -> VisualBackend:
+    from iwrbench.metrics._blocks import BlocksBackend
+
+    return BlocksBackend(**kw)
 
 
 def _dinov2(**kw: Any) -> VisualBackend:
@@ -353,6 +373,7 @@ def _dinov2(**kw: Any) -> VisualBackend:
 
 
 VISUAL_BACKENDS: dict[str, Callable[..., VisualBackend]] = {
+    "blocks": _blocks,
     "hog-colour": hog_colour,
     "hog": GradHistBackend,
     "colour": ColourLayoutBackend,
@@ -365,7 +386,7 @@ VISUAL_BACKENDS: dict[str, Callable[..., VisualBackend]] = {
 
 
 def get_visual(name: str | None = None, **kwargs: Any) -> VisualBackend:
-    """The visual backend called ``name`` (None: the offline default, ``"hog-colour"``).
+    """The visual backend called ``name`` (None: the offline default, ``"blocks"``).
 
     Raises ``ComponentMissing`` when the backend cannot run here, with the reason and the fix.
     """

@@ -395,7 +395,9 @@ def step_evidence(i: int, ra: RecipeAction, first: PassResult, others: list[Pass
     for t in d.texts:
         failing = [o for o in others if not judge_text(t, o.views[i - 1], o.views[i]).passed]
         if failing:
-            notes.append(f"dropped {t.kind} {t.text!r}: not so with seed {failing[0].seed}")
+            # chance, not behaviour: asked only of a page that follows the recording's chance (the judge decides)
+            notes.append(f"chance: {t.kind} {t.text!r} not so with seed {failing[0].seed}")
+            texts.append(t.model_copy(update={"chance": True}))
         else:
             texts.append(t)
     ev = Evidence(texts=texts, notes=notes)
@@ -516,6 +518,8 @@ def _probe_actions(plan: ProbePlan, a_pass: PassResult, b_pass: PassResult | Non
             # an automatic probe only asks for what the new input must produce: the text echoed back
             echo, seen = [], set()
             for t in ev.texts:
+                if t.chance:
+                    continue
                 if t.source == "echo" or (t.source == "assertion" and t.kind == "appears" and t.channel != "struck"
                                           and any(contains_phrase(t.text, new) for new in plan.replace.values())):
                     if t.text not in seen:

@@ -28,7 +28,7 @@ ERROR_TITLES = {"generation_error": "gen. err", "page_error": "page err", "judge
                 "task_error": "task err"}
 STATUS_TEXT = {
     "ok": "ok",
-    "generation_error": "generation error: the model gave no usable page (scored 0)",
+    "generation_error": "generation error: the model gave no usable page (scored 0; left out under iwr-bench@1, as published)",
     "page_error": "page error: the page failed while it was judged (scored on what ran)",
     "judge_error": "judge error: our side failed (browser crash or timeout); not scored, retried on the next run",
     "task_error": "task error: the task itself is broken (corrupt checkpoint, a file outside its folder ...); not scored, not retried",
@@ -376,7 +376,8 @@ def _screens(unit: Unit, task: Task | None, store: ImageStore, rel_up: str, labe
         s = steps.get(i)
         v = r.initial if i == 0 else (s.visual if s else None)
         act = task.action_sequence[i - 1] if task and 0 < i <= len(task.action_sequence) else None
-        gt_path = task.checkpoint(i) if task else None
+        # the checkpoint this step's screenshot was scored against (iwr-bench@1 pairs them as published)
+        gt_path = task.checkpoint(v.checkpoint if v is not None else i) if task else None
         shot_name = (v.shot if v and v.shot else None) or (s.screenshot if s and s.screenshot else None) or (
             "step_0.png" if i == 0 else None)
         shot_path = unit.shots_dir / shot_name if shot_name else None

@@ -8,7 +8,9 @@ says whether every set met its criterion:
   false pass;
 - ``markup``: IFS 100 on every verified markup change of the source;
 - ``cheats``: Final <= 15 on every task;
-- ``oracle``: IFS 100 on every task, the source judged as a model's page.
+- ``oracle``: IFS 100 on every task, the source judged as a model's page;
+- ``visual``: the visual score (VFS) ranks each calibration group's candidates as a person did
+  (mean Kendall tau-b >= 0.8; ``validity/visual.py``).
 """
 
 from __future__ import annotations
@@ -21,13 +23,14 @@ from typing import Callable
 
 from . import Verdict
 
-SETS = ("oracle", "markup", "cheats", "todomvc", "reconstructions")
+SETS = ("oracle", "markup", "cheats", "todomvc", "reconstructions", "visual")
 CRITERIA = {
     "oracle": "IFS 100 on every task (the source judged as a model's page)",
     "markup": "IFS 100 on every verified markup change of the source",
     "cheats": "Final <= 15 on every task",
     "todomvc": "judged prefix == spec-probe truth on every implementation; no false pass",
     "reconstructions": "judged prefix == label by eye on every page; no false pass",
+    "visual": "VFS ranks the candidates as a person did: mean Kendall tau-b >= 0.8 over the groups",
 }
 
 
@@ -68,6 +71,16 @@ def summarise(rows: list[Verdict]) -> dict[str, dict]:
                 s["by_batch"] = {b: {"pages": sum(1 for r in judged if r.extra.get("batch") == b),
                                      "agree": sum(1 for r in judged if r.extra.get("batch") == b and r.judged == r.truth)}
                                  for b in batches}
+        if name == "visual":
+            taus = [r.extra["tau"].get("vfs") for r in rs if r.extra.get("tau", {}).get("vfs") is not None]
+            s["mean_tau"] = round(sum(taus) / len(taus), 3) if taus else None
+            for b in ("tuning", "held-out"):
+                bt = [r.extra["tau"]["vfs"] for r in rs if r.extra.get("batch") == b and "vfs" in r.extra.get("tau", {})]
+                if bt:
+                    s.setdefault("by_batch_tau", {})[b] = {"groups": len(bt), "mean_tau": round(sum(bt) / len(bt), 3)}
+            s["met"] = s["mean_tau"] is not None and s["mean_tau"] >= 0.8
+            out[name] = s
+            continue
         if name == "cheats":
             finals = [r.final for r in judged if r.final is not None]
             s["max_final"] = round(max(finals), 2) if finals else None
@@ -84,6 +97,10 @@ def markdown(summary: dict[str, dict], rows: list[Verdict]) -> str:
                      f"{'' if s.get('agreement') is None else str(s['agreement']) + '%'} | {s['false_pass']} | "
                      f"{s['false_fail']} | {'' if s.get('max_final') is None else s['max_final']} |")
     for name, s in summary.items():
+        if s.get("mean_tau") is not None:
+            lines.append(f"| {name} (Kendall tau-b) | mean over groups {s['mean_tau']}; "
+                         + "; ".join(f"{b}: {x['groups']} groups, {x['mean_tau']}" for b, x in (s.get("by_batch_tau") or {}).items())
+                         + " | | | | | | |")
         for b, x in (s.get("by_batch") or {}).items():
             lines.append(f"| {name} ({b}) | pages {('labelled after the rules were settled, judged unchanged' if b == 'held-out' else 'seen while the rules were settled')} | "
                          f"{x['pages']} | | {round(100.0 * x['agree'] / max(1, x['pages']), 1)}% | | | |")
