@@ -238,7 +238,7 @@ async def drive(browser: Any, task: Any, bundle: Any, shots_dir: Path, steps: di
     from ..protocols import get_protocol
 
     protocol = dataclasses.replace(get_protocol("offline"), probes=False)
-    limits = Limits()
+    limits = Limits().resolved(protocol)
     out: dict[int, dict[str, Path]] = {}
     shots_dir.mkdir(parents=True, exist_ok=True)
 
