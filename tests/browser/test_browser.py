@@ -189,3 +189,25 @@ async def test_virtual_clock_stops_as_soon_as_a_window_changes_nothing(browser, 
         # 0-250 ms: nothing changed but a timeout is due; 250-500: the notice; 500-750: quiet, the next timeout far
         assert after.advanced_ms == 750 and not after.animating
         await ctx.close()
+
+
+async def test_virtual_clock_waits_for_a_poller_that_changes_nothing_until_its_work_is_done(browser, tmp_path):
+    """A framework that loads its templates by polling (an interval that checks for a download, touching nothing
+    until it arrives, as Aria Templates' TodoMVC does) is still at work: a window in which a timer ran is not
+    quiet, so the page is shown loaded, not as an empty frame."""
+    from iwrbench.browser.settle import run_clock
+
+    site = _site(tmp_path, """<div id="app"></div><script>
+      let polls = 0;
+      const h = setInterval(() => { if (++polls < 12) return;  // 12 x 100 ms of polling, then the render
+        clearInterval(h); document.getElementById('app').textContent = 'Loaded'; }, 100);
+    </script>""")
+    with StaticServer({"/": site}) as s:
+        ctx, _ = await new_context(browser, (400, 260), allowed_origins={s.origin}, virtual_time=True)
+        page = await ctx.new_page()
+        tr = RequestTracker(page)
+        await page.goto(s.url())
+        load = await run_clock(page, tr, quiet_ms=250, cap_ms=3000)
+        assert await page.inner_text("#app") == "Loaded"
+        assert not load.animating and load.advanced_ms <= 1750
+        await ctx.close()

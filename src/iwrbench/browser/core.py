@@ -156,12 +156,13 @@ VIRTUAL_CLOCK_SCRIPT = r"""
   try { Object.defineProperty(perf, 'now', {value: function now() { return vnow(); }, configurable: true, writable: true}); } catch (e) {}
   const setT = window.setTimeout, clearT = window.clearTimeout;
   const setI = window.setInterval, clearI = window.clearInterval;
-  const st = {frames: 0, waiting: new Map(), intervals: new Set(), timeouts: new Map(), seq: 0};
+  // fired: timer callbacks run (a poller that checks for a download without touching the DOM is still at work)
+  const st = {frames: 0, fired: 0, waiting: new Map(), intervals: new Set(), timeouts: new Map(), seq: 0};
   const nextDue = () => { let m = null; for (const d of st.timeouts.values()) if (m === null || d < m) m = d;
                           return m === null ? null : Math.max(0, m - vnow()); };
   Object.defineProperty(window, '__iwrClock', {enumerable: false, value: {
-    now: vnow, state: () => ({frames: st.frames, pending_frames: st.waiting.size, intervals: st.intervals.size,
-                              next_due: nextDue()})}});
+    now: vnow, state: () => ({frames: st.frames, fired: st.fired, pending_frames: st.waiting.size,
+                              intervals: st.intervals.size, next_due: nextDue()})}});
   window.requestAnimationFrame = function requestAnimationFrame(cb) {
     const h = ++st.seq;
     const t = vnow();
@@ -176,12 +177,14 @@ VIRTUAL_CLOCK_SCRIPT = r"""
   // timeouts the page set, with when they are due: work the page has scheduled is waited for
   window.setTimeout = function setTimeout(f, ms, ...rest) {
     let id;
-    const run = typeof f === 'function' ? function () { st.timeouts.delete(id); return f.apply(this, arguments); } : f;
+    const run = typeof f === 'function' ? function () { st.timeouts.delete(id); st.fired++; return f.apply(this, arguments); } : f;
     id = setT(run, ms, ...rest);
     if (typeof f === 'function') st.timeouts.set(id, vnow() + Math.max(0, +ms || 0));
     return id;
   };
-  window.setInterval = function setInterval(...args) { const id = setI(...args); st.intervals.add(id); return id; };
+  window.setInterval = function setInterval(f, ...rest) {
+    const run = typeof f === 'function' ? function () { st.fired++; return f.apply(this, arguments); } : f;
+    const id = setI(run, ...rest); st.intervals.add(id); return id; };
   window.clearInterval = function clearInterval(id) { st.intervals.delete(id); return clearI(id); };
   const clearTimeoutAlso = window.clearTimeout;  // clearTimeout may clear an interval too
   window.clearTimeout = function clearTimeout(id) {

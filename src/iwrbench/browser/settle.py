@@ -157,8 +157,8 @@ async def run_clock(
     settle_timeout_ms: int = 4000,
 ) -> ClockReport | None:
     """Advance a virtual page clock (``new_context(virtual_time=True)``) in windows of ``quiet_ms`` until one
-    window passes with no DOM change and no animation frame drawn and no timeout the page set is due before
-    ``cap_ms``, or ``cap_ms`` of virtual time have passed.
+    window passes with no DOM change, no animation frame drawn and no timer run, and no timeout the page set is
+    due before ``cap_ms``, or ``cap_ms`` of virtual time have passed.
 
     Timers, animation frames and dates move only here, by the same amounts on every run, so what a page shows
     afterwards does not depend on how fast the machine was: a one-second chart animation is shown finished, an
@@ -190,7 +190,9 @@ async def run_clock(
             return ClockReport(advanced, "the page navigated while its timers ran")
         if now is None:
             return ClockReport(advanced, "the page navigated while its timers ran")
-        quiet = now["mutations"] == state["mutations"] and now["frames"] == state["frames"]
+        # quiet: nothing changed and nothing ran (a timer that polls for a download changes nothing yet is at work)
+        quiet = (now["mutations"] == state["mutations"] and now["frames"] == state["frames"]
+                 and now.get("fired") == state.get("fired"))
         due = now.get("next_due")
         if quiet and not (due is not None and advanced + due <= cap_ms):  # nothing changed, nothing due soon
             return ClockReport(advanced)
