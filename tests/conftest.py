@@ -105,8 +105,18 @@ BROWSER_FIXTURES = {"browser", "smoke_tasks", "smoke_suite", "baseline_run", "re
 E2E_DIR = Path(__file__).resolve().parent / "e2e"
 
 
+# `make test` runs on two processes (pytest-xdist, `--dist loadgroup`): a module's tests stay together (its
+# module-scoped pages and servers are made once), and every test of the shared baseline run goes to one
+# process, so the run is made once. Session fixtures are per process: the smoke tasks are recorded twice.
+SHARED_RUN = "baseline_run"
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups and before `-m` deselects
 def pytest_collection_modifyitems(config, items):
     for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        group = "baseline-run" if SHARED_RUN in names else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))
         if Path(str(item.fspath)).resolve().parent == E2E_DIR:
             item.add_marker(pytest.mark.e2e)
         if item.get_closest_marker("ray") or item.get_closest_marker("e2e"):

@@ -113,9 +113,11 @@ def test_evidence_derived_from_what_a_person_sees(tmp_path):
     assert any(c.kind == "count" and c.value == 1 for c in a2.info) and not a2.checks
     assert any(c.kind == "value_equals" and c.value == "Milk" for c in a1.info)
     assert [c.kind for c in a3.checks] == ["state"]
-    # a text that depends on chance (the seed) is not evidence: pass 2 drew another number
-    assert not any("drawn" in t.text for t in a4.evidence.texts)
-    assert any("drawn" in n for n in a4.evidence.notes)
+    # a text that depends on chance (the seed) is kept only as chance evidence: pass 2 drew another number
+    drawn = [t for t in a4.evidence.texts if "drawn" in t.text]
+    assert drawn and all(t.chance for t in drawn)
+    assert not any(t.chance for a in (a1, a2, a3) for t in a.evidence.texts)
+    assert any("drawn" in n and n.startswith("chance:") for n in a4.evidence.notes)
     # the automatic probe types other text and asks for its echo
     assert task.probes and task.probes[0].replace["Milk"] != "Milk"
     echo = task.probes[0].replace["Milk"]

@@ -3,8 +3,9 @@
 Pass 1 records the video, assets, checkpoints, targets (with a crop of each) and what a person sees
 before and after every action; from that, each step's *evidence* (see ``iwrbench.checks.evidence``):
 the assertion's quoted phrases and the texts that appeared or disappeared, and where the screen
-changed. Pass 2 replays the recipe with another random seed: evidence that does not hold there too is
-dropped, because it depends on chance (or the clock) and no model could know it from the video.
+changed. Pass 2 replays the recipe with another random seed: a text that does not hold there too
+depends on chance (or the clock); it is kept marked as chance evidence, which the judge asks only of a
+page that has shown it follows the recording's chance, and any other evidence is dropped.
 Probes (other typed text, or a trajectory of the recipe's own) are recorded the same way, twice.
 An asserted step left without any evidence is an error: the recipe must say what to check.
 Everything is written into a temporary folder beside the destination and renamed at the end.
