@@ -58,3 +58,41 @@ def test_import_is_light():
     code = "import sys, iwrbench.metrics; print(sorted(m for m in ('numpy', 'torch', 'transformers', 'scipy') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_below_noise_takes_out_what_no_person_sees_and_keeps_the_rest():
+    import numpy as np
+    from PIL import Image
+
+    from iwrbench.metrics._compare import NOISE_FLOOR, below_noise
+
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 256, (40, 60, 3), dtype=np.uint8)
+    b = a.astype(np.int16)
+    b[5:9, 5:9] += NOISE_FLOOR  # a level or two of anti-aliasing
+    b[20:24, 30:40] = 255 - b[20:24, 30:40]  # a real change
+    b = np.clip(b, 0, 255).astype(np.uint8)
+    out = np.asarray(below_noise(Image.fromarray(a), Image.fromarray(b)))
+    assert (out[5:9, 5:9] == a[5:9, 5:9]).all()
+    changed = np.abs(a[20:24, 30:40].astype(int) - b[20:24, 30:40]).max(axis=2) > NOISE_FLOOR
+    assert (out[20:24, 30:40][changed] == b[20:24, 30:40][changed]).all() and changed.sum() > 30
+    assert below_noise(Image.fromarray(a), Image.fromarray(a).resize((30, 20))).size == (30, 20)  # sizes differ: as is
+
+
+def test_a_few_pixels_off_by_a_level_score_as_the_identical_page(tesseract, shots):
+    import numpy as np
+    from PIL import Image
+
+    gt = shots["login/identical"]
+    a = np.asarray(gt.convert("RGB"), dtype=np.int16)
+    rng = np.random.default_rng(11)
+    edges = np.argwhere(np.abs(np.diff(a.sum(axis=2), axis=1)) > 60)  # on the edges of text and frames
+    noisy = a.copy()
+    for y, x in edges[rng.choice(len(edges), size=min(400, len(edges)), replace=False)]:
+        noisy[y, x] += rng.choice([-2, -1, 1, 2])
+    noisy_img = Image.fromarray(np.clip(noisy, 0, 255).astype(np.uint8))
+    keys = ("ocr", "visual", "low_level", "high_level")
+    same, noise = compare(gt, gt, ocr=tesseract), compare(gt, noisy_img, ocr=tesseract)
+    assert {k: noise[k] for k in keys} == {k: same[k] for k in keys}
+    broken = compare(gt, shots["login/broken"], ocr=tesseract)
+    assert broken["low_level"] < same["low_level"] - 0.05  # a change a person sees still counts

@@ -63,6 +63,31 @@ def _low_level(gt: "Image", gen: "Image", engine: OcrEngine, backend: VisualBack
     return out
 
 
+#: a pixel of the judged screenshot within this many levels (0-255, every channel) of the ground truth's is
+#: the ground truth's: two screenshots of one state can differ in a few pixels by a level or two (the
+#: rasteriser's anti-aliasing), which no person sees, yet a threshold inside OCR or the element finder can
+#: turn it into a different reading (an oracle's step scored 90.2 instead of 100 for 4 pixels off by 1)
+NOISE_FLOOR = 3
+
+
+def below_noise(gt: "Image", gen: "Image", floor: int = NOISE_FLOOR) -> "Image":
+    """``gen`` with every pixel that differs from ``gt`` by at most ``floor`` levels replaced by ``gt``'s
+    (``gen`` itself when the sizes differ or ``floor`` is 0)."""
+    import numpy as np
+    from PIL import Image as PILImage
+
+    if floor <= 0 or gt.size != gen.size:
+        return gen
+    a = np.asarray(gt.convert("RGB"), dtype=np.int16)
+    b = np.asarray(gen.convert("RGB"), dtype=np.int16)
+    same = np.abs(a - b).max(axis=2) <= floor
+    if same.all():
+        return gt.convert("RGB")
+    if not same.any():
+        return gen
+    return PILImage.fromarray(np.where(same[..., None], a, b).astype(np.uint8), "RGB")
+
+
 def compare(
     gt: "Image",
     gen: "Image",
@@ -71,6 +96,7 @@ def compare(
     visual: VisualBackend | str | None = None,
     rubric: OfflineRubric | None = None,
     prev: "Image | None" = None,
+    noise_floor: int = NOISE_FLOOR,
 ) -> dict[str, Any]:
     """Score ``gen`` against ``gt``; ``prev`` is the recording's screenshot of the state before this
     step (the offline comparison weighs where the step changed the screen; None: no weighting).
@@ -81,10 +107,12 @@ def compare(
     ``visual`` take an engine/backend or a name (None: the defaults); ``rubric`` defaults to an
     ``OfflineRubric`` sharing them. With the offline comparison (``"blocks"``), ``visual_parts``
     holds its five parts and ``analysis`` the whole comparison. For an ``MllmRubric`` use ``acompare``.
+    Differences of at most ``noise_floor`` levels are taken out of ``gen`` first (``below_noise``; 0: none).
     """
     if isinstance(rubric, MllmRubric):
         raise TypeError("MllmRubric is async: use `await acompare(...)`")
     t0 = time.perf_counter()
+    gen = below_noise(gt, gen, noise_floor)
     engine, backend = _resolve(ocr, visual)
     out = _low_level(gt, gen, engine, backend, prev)
     rub = rubric if rubric is not None else OfflineRubric(ocr=engine, visual=backend)
@@ -114,7 +142,8 @@ async def acompare(
     """``compare`` for async callers; with an ``MllmRubric`` the judge call overlaps the OCR and
     visual work (run in a thread), and ``high_level_raw`` holds the judge's reply. ``text_similarity``
     (MLLM rubric only): how two OCR readings are compared (default ``ocr_similarity``; the published
-    protocol passes ``published_ocr_similarity``)."""
+    protocol passes ``published_ocr_similarity``). With an ``MllmRubric`` (the published protocol) the images
+    are compared as they are: no noise floor."""
     import asyncio
 
     if not isinstance(rubric, MllmRubric):
