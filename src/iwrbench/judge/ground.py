@@ -7,6 +7,8 @@ classes, ARIA and URLs are its own. Rungs, tried in order, each logged per step
 1. ``role_name``       the recorded target's ARIA role + accessible name (Playwright, exact)
 2. ``role_name_norm``  the same role and the name compared normalised (``judge/text.py``: NFKC,
                        case, whitespace, icon-font glyphs, zero-width characters, punctuation)
+                       (a target that showed no text, an icon named only by aria-label or title,
+                       is never matched by name to a control showing that name as words)
 3. ``text``            the recorded target's visible text (Playwright, exact)
 4. ``attribute``       placeholder, label, aria-label/title, alt text (Playwright, exact)
 5. ``text_norm``       the visible text (or name), normalised; a target whose name was not on
@@ -357,6 +359,8 @@ class _Ladder:
         except Exception:
             descs = [None] * len(handles)
         pairs = [(h, d) for h, d in zip(handles, descs) if d and _fits(self.action, d)]
+        if name.startswith("role_name"):
+            pairs = [(h, d) for h, d in pairs if not self.shows_the_name(d)]
         if not pairs:
             self.g.tried.append(RungAttempt(rung=name, matches=0, detail=detail))
             return None
@@ -415,6 +419,15 @@ class _Ladder:
             return None
         self.accept(name, ds, tie, f"{detail} ({how})")
         return Grounded(handle, self.g)
+
+    def shows_the_name(self, d: dict) -> bool:
+        """The recorded target showed no text (an icon named only by its attributes) and ``d`` shows its name as
+        words: another control by sight (the reading pane's "Star" button, not a row's star icon), whatever the
+        markup says; the position and appearance rungs find the icon."""
+        t = self.t
+        if not t or not t.name or (t.text or "").strip() or (t.label or "").strip():
+            return False
+        return bool(name_match(t.name, d.get("text") or "") or name_match(t.name, d.get("own_text") or ""))
 
     def only_its_label(self, d: dict) -> bool:
         """A recorded checkbox/radio/switch matched by text that is no such control and does not
@@ -855,7 +868,7 @@ async def ground(page: Any, action: Action, viewport: tuple[int, int], *, llm: L
             fields = ("name", "text", "label", "sub")
 
             def by_role(d: dict) -> int:
-                if d.get("role") != role:
+                if d.get("role") != role or L.shows_the_name(d):
                     return 0
                 at = d.get("attributes") or {}
                 return max([name_match(nm, d.get(k)) for k in fields]
