@@ -1,5 +1,6 @@
 """The browser module: loopback server, containment, determinism and settling, in real Chromium."""
 
+import contextlib
 from pathlib import Path
 from urllib.request import urlopen
 from urllib.error import HTTPError
@@ -14,6 +15,19 @@ from iwrbench.browser.settle import RequestTracker, settle
 def _site(tmp_path: Path, body: str) -> Path:
     (tmp_path / "index.html").write_text(f"<!doctype html><html><body>{body}</body></html>")
     return tmp_path
+
+
+@contextlib.asynccontextmanager
+async def _clock_page(browser, server: StaticServer, **context):
+    """The server's page loaded in a context on the virtual clock: (page, its request tracker)."""
+    ctx, _ = await new_context(browser, (400, 260), allowed_origins={server.origin}, virtual_time=True, **context)
+    try:
+        page = await ctx.new_page()
+        tr = RequestTracker(page)
+        await page.goto(server.url())
+        yield page, tr
+    finally:
+        await ctx.close()
 
 
 def test_static_server_serves_and_refuses(tmp_path):
@@ -141,22 +155,17 @@ async def test_virtual_clock_shows_an_animated_page_the_same_on_every_run(browse
     seen = []
     with StaticServer({"/": site}) as s:
         for run in range(3):
-            ctx, _ = await new_context(browser, (400, 260), allowed_origins={s.origin}, virtual_time=True,
-                                       freeze_time="2026-03-01T12:00:00Z")
-            page = await ctx.new_page()
-            tr = RequestTracker(page)
-            await page.goto(s.url())
-            if run == 1:
-                await asyncio.sleep(0.4)  # real time passing must not move the page
-            assert (await settle(page, tr, quiet_ms=150, timeout_ms=3000)).settled  # settling waits in real time
-            load = await run_clock(page, tr, quiet_ms=250, cap_ms=2000)
-            first = hashlib.sha256(await screenshot(page)).hexdigest()
-            await page.click("#b")  # Playwright's own waiting is not held up by the paused clock
-            await settle(page, tr, quiet_ms=150, timeout_ms=3000, after_action=True)
-            after = await run_clock(page, tr, quiet_ms=250, cap_ms=1500)
-            seen.append((first, hashlib.sha256(await screenshot(page)).hexdigest(),
-                         await page.inner_text("#d"), await page.inner_text("#w"), load, after))
-            await ctx.close()
+            async with _clock_page(browser, s, freeze_time="2026-03-01T12:00:00Z") as (page, tr):
+                if run == 1:
+                    await asyncio.sleep(0.4)  # real time passing must not move the page
+                assert (await settle(page, tr, quiet_ms=150, timeout_ms=3000)).settled  # settling waits in real time
+                load = await run_clock(page, tr, quiet_ms=250, cap_ms=2000)
+                first = hashlib.sha256(await screenshot(page)).hexdigest()
+                await page.click("#b")  # Playwright's own waiting is not held up by the paused clock
+                await settle(page, tr, quiet_ms=150, timeout_ms=3000, after_action=True)
+                after = await run_clock(page, tr, quiet_ms=250, cap_ms=1500)
+                seen.append((first, hashlib.sha256(await screenshot(page)).hexdigest(),
+                             await page.inner_text("#d"), await page.inner_text("#w"), load, after))
     assert seen[0][:4] == seen[1][:4] == seen[2][:4], [x[:4] for x in seen]
     first, _, date, width, load, after = seen[0]
     assert date == "2026-03-01T12:00:01.000Z 0"  # the clock starts where the task says, performance.now at 0
@@ -175,20 +184,16 @@ async def test_virtual_clock_stops_as_soon_as_a_window_changes_nothing(browser, 
         setTimeout(() => n.textContent = '', 5000); }, 300);
     </script>""")
     with StaticServer({"/": site}) as s:
-        ctx, _ = await new_context(browser, (400, 260), allowed_origins={s.origin}, virtual_time=True)
-        page = await ctx.new_page()
-        tr = RequestTracker(page)
-        await page.goto(s.url())
-        load = await run_clock(page, tr, quiet_ms=250, cap_ms=3000)
-        assert load.advanced_ms == 250 and not load.animating
-        await page.click("#b")
-        await settle(page, tr, quiet_ms=150, timeout_ms=3000, after_action=True)
-        assert await page.inner_text("#n") == ""  # paused: the timer has not run in real time
-        after = await run_clock(page, tr, quiet_ms=250, cap_ms=3000)
-        assert await page.inner_text("#n") == "Saved"
-        # 0-250 ms: nothing changed but a timeout is due; 250-500: the notice; 500-750: quiet, the next timeout far
-        assert after.advanced_ms == 750 and not after.animating
-        await ctx.close()
+        async with _clock_page(browser, s) as (page, tr):
+            load = await run_clock(page, tr, quiet_ms=250, cap_ms=3000)
+            assert load.advanced_ms == 250 and not load.animating
+            await page.click("#b")
+            await settle(page, tr, quiet_ms=150, timeout_ms=3000, after_action=True)
+            assert await page.inner_text("#n") == ""  # paused: the timer has not run in real time
+            after = await run_clock(page, tr, quiet_ms=250, cap_ms=3000)
+            assert await page.inner_text("#n") == "Saved"
+            # 0-250 ms: nothing changed but a timeout is due; 250-500: the notice; 500-750: quiet, the next timeout far
+            assert after.advanced_ms == 750 and not after.animating
 
 
 async def test_virtual_clock_waits_for_a_poller_that_changes_nothing_until_its_work_is_done(browser, tmp_path):
@@ -203,11 +208,7 @@ async def test_virtual_clock_waits_for_a_poller_that_changes_nothing_until_its_w
         clearInterval(h); document.getElementById('app').textContent = 'Loaded'; }, 100);
     </script>""")
     with StaticServer({"/": site}) as s:
-        ctx, _ = await new_context(browser, (400, 260), allowed_origins={s.origin}, virtual_time=True)
-        page = await ctx.new_page()
-        tr = RequestTracker(page)
-        await page.goto(s.url())
-        load = await run_clock(page, tr, quiet_ms=250, cap_ms=3000)
-        assert await page.inner_text("#app") == "Loaded"
-        assert not load.animating and load.advanced_ms <= 1750
-        await ctx.close()
+        async with _clock_page(browser, s) as (page, tr):
+            load = await run_clock(page, tr, quiet_ms=250, cap_ms=3000)
+            assert await page.inner_text("#app") == "Loaded"
+            assert not load.animating and load.advanced_ms <= 1750
