@@ -114,8 +114,7 @@ SHARED_RUN = "baseline_run"
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups and before `-m` deselects
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        names = set(getattr(item, "fixturenames", ()))
-        group = "baseline-run" if SHARED_RUN in names else item.nodeid.split("::")[0]
+        group = "baseline-run" if SHARED_RUN in getattr(item, "fixturenames", ()) else item.nodeid.split("::")[0]
         item.add_marker(pytest.mark.xdist_group(group))
         if Path(str(item.fspath)).resolve().parent == E2E_DIR:
             item.add_marker(pytest.mark.e2e)

@@ -252,6 +252,9 @@ class _Ladder:
         self.target_control = _target_is_control(action)
         self.deferred: Callable[[], Grounded] | None = None
         self.names = _target_names(action)
+        t = self.t
+        #: the target's name was on screen: as its own text, or as its label's (not an icon named by attributes)
+        self.name_shown = bool(t and ((t.text or "").strip() or (t.label or "").strip()))
 
     # ---------------------------------------------------------------- page reads
     async def snapshot(self) -> tuple[Any, list[dict]] | None:
@@ -346,7 +349,9 @@ class _Ladder:
         return idx
 
     # ---------------------------------------------------------------- Playwright's exact rungs
-    async def exact(self, name: str, locators: list[Any], detail: str) -> Grounded | None:
+    async def exact(self, name: str, locators: list[Any], detail: str,
+                    other: Callable[[dict], bool] | None = None) -> Grounded | None:
+        """Playwright's exact matches that fit the action; ``other``: a match that is another control by sight."""
         handles: list[Any] = []
         for loc in locators:
             try:
@@ -359,8 +364,8 @@ class _Ladder:
         except Exception:
             descs = [None] * len(handles)
         pairs = [(h, d) for h, d in zip(handles, descs) if d and _fits(self.action, d)]
-        if name.startswith("role_name"):
-            pairs = [(h, d) for h, d in pairs if not self.shows_the_name(d)]
+        if other is not None:
+            pairs = [(h, d) for h, d in pairs if not other(d)]
         if not pairs:
             self.g.tried.append(RungAttempt(rung=name, matches=0, detail=detail))
             return None
@@ -425,7 +430,7 @@ class _Ladder:
         words: another control by sight (the reading pane's "Star" button, not a row's star icon), whatever the
         markup says; the position and appearance rungs find the icon."""
         t = self.t
-        if not t or not t.name or (t.text or "").strip() or (t.label or "").strip():
+        if not t or not t.name or self.name_shown:
             return False
         return bool(name_match(t.name, d.get("text") or "") or name_match(t.name, d.get("own_text") or ""))
 
@@ -860,7 +865,8 @@ async def ground(page: Any, action: Action, viewport: tuple[int, int], *, llm: L
     a = (t.attributes or {}) if t else {}
 
     if t and t.role and t.name:
-        r = await L.exact("role_name", [page.get_by_role(t.role, name=t.name, exact=True)], f"{t.role} {t.name!r}")
+        r = await L.exact("role_name", [page.get_by_role(t.role, name=t.name, exact=True)], f"{t.role} {t.name!r}",
+                          other=L.shows_the_name)
         if r:
             return r
         if norm_name(t.name):
@@ -904,11 +910,9 @@ async def ground(page: Any, action: Action, viewport: tuple[int, int], *, llm: L
             return r
     if t and action.type != "Type":
         want = t.text or t.name
-        # the name was on screen: as the target's own text, or as its label's
-        shown = bool((t.text or "").strip() or (t.label or "").strip())
         if want and norm_name(want):
             def by_text(d: dict) -> int:
-                if not shown and (d.get("text") or "").strip():
+                if not L.name_shown and (d.get("text") or "").strip():
                     # the recorded target showed no text (an icon named only by its attributes): a control
                     # that shows this word is another one (a "Star" button beside the star icons)
                     return 0
