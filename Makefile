@@ -10,10 +10,11 @@ run: setup
 	$(VENV)/bin/iwr run
 
 # everything but the validity tier: lint, the import contract, unit, browser, Ray and end-to-end tests
-# on TEST_JOBS processes (pytest-xdist; tests/conftest.py keeps a module's tests, and the shared baseline run's, together)
+# on TEST_JOBS processes (pytest-xdist: a module's tests on one process; tests/conftest.py makes the smoke tasks
+# and the baseline run once for all of them)
 TEST_JOBS ?= 2
 test: setup lint
-	$(PY) -m pytest -q -ra -m "not validity" -n $(TEST_JOBS) --dist loadgroup
+	$(PY) -m pytest -q -ra -m "not validity" -n $(TEST_JOBS) --dist loadfile
 
 # no browser, no Ray, no system packages: the quick loop while developing (lint and the import contract too)
 test-fast: venv lint

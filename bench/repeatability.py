@@ -5,10 +5,12 @@
                                             [--real-clock] [--json FILE]
 
 Tasks: the built default suite (``--tasks`` for another folder, ``--no-suite`` for none) and the
-animated pages of ``bench/animated/`` (a canvas chart that grows on animation frames, a slide deck
-with CSS transitions, a CSS spinner before a timed result, an endless requestAnimationFrame loop, a
-ticker moved by a 40 ms interval with a Web Animations fade), recorded once into
-``$IWR_CACHE/bench/animated``.
+animated pages of ``bench/animated/``, recorded once into ``$IWR_CACHE/bench/animated``. On the page's
+clock: a canvas chart that grows on animation frames, a slide deck with CSS transitions, a CSS spinner
+before a timed result, an endless requestAnimationFrame loop, a ticker moved by a 40 ms interval with a
+Web Animations fade, a list rendered in idle callbacks, a progress bar fed by a Worker's timer. On the
+browser's own clock: an endless GIF, SVG (SMIL) animations, a looping video, smooth-scrolling links, a
+marquee. (``bench/animated/make_media.py`` made the GIF and the video.)
 
 ``--real-clock`` judges with the page's clock left running in real time (offline@2 before the virtual
 clock), to show what the virtual clock changes. Run it on a quiet machine, one heavy job at a time.

@@ -39,19 +39,43 @@ async def browser():
         await b.close()
 
 
+def shared_dir(tmp_path_factory, name: str, make) -> Path:
+    """A folder ``make(folder)`` fills once for the whole test session, shared by every pytest-xdist process.
+
+    Session fixtures are per process; what is costly (the smoke tasks recorded, the baseline run) is made by
+    the first process that needs it, under a file lock, and read by the others. A ``make`` that fails leaves
+    no ``.done``: the next process to ask tries again from an empty folder (and fails the same way, loudly)."""
+    import fcntl
+
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the session's temporary folder, above each process's own
+    out = root / f"shared-{name}"
+    with open(root / f"shared-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / ".done").is_file():
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir(parents=True)
+            make(out)
+            (out / ".done").write_text("")
+    return out
+
+
 @pytest.fixture(scope="session")
 def smoke_tasks(tmp_path_factory) -> dict[str, Path]:
-    """The smoke suite's recipes, recorded once per test session with the real recorder."""
+    """The smoke suite's recipes, recorded once per test session with the real recorder (read-only: a test
+    that changes a task copies it first, ``copy_task``)."""
     from iwrbench.record.recipe import load_recipe
     from iwrbench.record.recorder import record
 
-    out = tmp_path_factory.mktemp("smoke-tasks")
-    tasks = {}
-    for f in sorted((SUITES / "smoke").glob("*.yaml")):
-        r = load_recipe(f)
-        record(r, out / r.id)
-        tasks[r.id] = out / r.id
-    return tasks
+    recipes = {load_recipe(f).id: f for f in sorted((SUITES / "smoke").glob("*.yaml"))}
+
+    def make(out: Path) -> None:
+        for rid, f in recipes.items():
+            record(load_recipe(f), out / "tasks" / rid)
+
+    out = shared_dir(tmp_path_factory, "smoke-tasks", make) / "tasks"
+    return {rid: out / rid for rid in recipes}
 
 
 @pytest.fixture(scope="session")
@@ -90,10 +114,12 @@ def baseline_run(smoke_suite, tmp_path_factory) -> Path:
     """One uninterrupted `iwr eval` of the baselines over the smoke suite, shared by tests."""
     import subprocess
 
-    out = tmp_path_factory.mktemp("baseline") / "run"
-    r = subprocess.run(eval_cmd(smoke_suite, out, "--workers", "2"), capture_output=True, text=True, timeout=1200)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    return out
+    def make(folder: Path) -> None:
+        r = subprocess.run(eval_cmd(smoke_suite, folder / "run", "--workers", "2"), capture_output=True, text=True,
+                           timeout=1200)
+        assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+
+    return shared_dir(tmp_path_factory, "baseline", make) / "run"
 
 
 # --------------------------------------------------------------------------- tiers
@@ -105,17 +131,14 @@ BROWSER_FIXTURES = {"browser", "smoke_tasks", "smoke_suite", "baseline_run", "re
 E2E_DIR = Path(__file__).resolve().parent / "e2e"
 
 
-# `make test` runs on two processes (pytest-xdist, `--dist loadgroup`): a module's tests stay together (its
-# module-scoped pages and servers are made once), and every test of the shared baseline run goes to one
-# process, so the run is made once. Session fixtures are per process: the smoke tasks are recorded twice.
-SHARED_RUN = "baseline_run"
+# `make test` runs on two processes (pytest-xdist, `--dist loadfile`): a module's tests stay together (its
+# module-scoped pages and servers are made once); the smoke tasks and the baseline run are made once for
+# both processes (``shared_dir``).
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups and before `-m` deselects
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        group = "baseline-run" if SHARED_RUN in getattr(item, "fixturenames", ()) else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
         if Path(str(item.fspath)).resolve().parent == E2E_DIR:
             item.add_marker(pytest.mark.e2e)
         if item.get_closest_marker("ray") or item.get_closest_marker("e2e"):

@@ -212,3 +212,76 @@ async def test_virtual_clock_waits_for_a_poller_that_changes_nothing_until_its_w
             load = await run_clock(page, tr, quiet_ms=250, cap_ms=3000)
             assert await page.inner_text("#app") == "Loaded"
             assert not load.animating and load.advanced_ms <= 1750
+
+
+def _media_site(folder: Path) -> Path:
+    """A page of what moves on the browser's own clock: an endless GIF (as an image and as a background), an
+    SVG with an endless and a finite SMIL animation, a looping muted video, a smooth-scrolling link, and a
+    list rendered in idle callbacks that work while time remains."""
+    import av
+    import numpy as np
+    from PIL import Image
+
+    colours = [(228, 87, 46), (58, 170, 58), (40, 100, 200), (240, 200, 40)]
+    frames = [Image.new("RGB", (80, 40), c) for c in colours]
+    frames[0].save(folder / "busy.gif", save_all=True, append_images=frames[1:], duration=120, loop=0)
+    out = av.open(str(folder / "clip.webm"), "w")
+    st = out.add_stream("libvpx", rate=25)
+    st.width, st.height, st.pix_fmt = 96, 48, "yuv420p"
+    for i in range(50):
+        a = np.zeros((48, 96, 3), np.uint8)
+        a[:, :] = colours[(i // 6) % 4]
+        for p in st.encode(av.VideoFrame.from_ndarray(a, format="rgb24")):
+            out.mux(p)
+    for p in st.encode():
+        out.mux(p)
+    out.close()
+    return _site(folder, """<style>body{margin:0} html{scroll-behavior:smooth} .bg{width:80px;height:40px;
+      background:url(busy.gif)} #far{margin-top:1500px}</style>
+      <img src="busy.gif" width="80" height="40"><div class="bg"></div>
+      <video src="clip.webm" autoplay muted loop width="96" height="48"></video>
+      <svg width="200" height="40"><circle cx="10" cy="20" r="9" fill="red"><animate attributeName="cx"
+        values="10;190;10" dur="1.3s" repeatCount="indefinite"/></circle><rect y="32" width="0" height="6"
+        fill="green"><animate attributeName="width" from="0" to="200" dur="0.8s" fill="freeze"/></rect></svg>
+      <p><a id="go" href="#far">down</a> <button id="load">Load</button></p><ul id="list"></ul><p id="far">Far</p>
+      <script>
+      document.getElementById('load').onclick = () => { let i = 0; const list = document.getElementById('list');
+        const work = (dl) => { while (i < 9 && dl.timeRemaining() > 1) { const li = document.createElement('li');
+            li.textContent = 'Item ' + (++i); list.appendChild(li); if (i % 3 === 0) break; }
+          if (i < 9) requestIdleCallback(work); };
+        requestIdleCallback(work); };
+      </script>""")
+
+
+async def test_what_runs_on_the_browsers_own_clock_is_shown_the_same_on_every_run(browser, tmp_path):
+    """GIFs, SMIL, videos and smooth scrolls do not follow the page's virtual clock: a screenshot holds them
+    still by one rule (first frames, SMIL at a fixed document time), smooth scrolls jump, and idle callbacks
+    run on the virtual clock with time to work in."""
+    import asyncio
+    import hashlib
+
+    from iwrbench.browser.settle import run_clock, screenshot
+
+    site = _media_site(tmp_path)
+    seen = []
+    with StaticServer({"/": site}) as s:
+        for run in range(3):
+            async with _clock_page(browser, s) as (page, tr):
+                await settle(page, tr, quiet_ms=150, timeout_ms=3000)
+                await page.wait_for_function("document.querySelector('video').readyState >= 2", timeout=5000)
+                await asyncio.sleep(0.17 + 0.29 * run)  # real time passing must not change the picture
+                await run_clock(page, tr, quiet_ms=250, cap_ms=1000)
+                first = hashlib.sha256(await screenshot(page)).hexdigest()
+                playing = await page.evaluate("!document.querySelector('video').paused")
+                await page.click("#load")
+                await run_clock(page, tr, quiet_ms=250, cap_ms=1500)
+                items = await page.eval_on_selector_all("#list li", "els => els.map(e => e.textContent)")
+                await page.click("#go")
+                await asyncio.sleep(0.05)
+                scrolled = await page.evaluate("scrollY")
+                seen.append((first, hashlib.sha256(await screenshot(page)).hexdigest(), playing, items, scrolled))
+    assert len({x[0] for x in seen}) == 1 and len({x[1] for x in seen}) == 1, "a screenshot differed between runs"
+    first, _, playing, items, scrolled = seen[0]
+    assert playing  # the video was held for the screenshot only, and plays on
+    assert items == [f"Item {k}" for k in range(1, 10)]  # idle callbacks had time to work
+    assert scrolled > 1000  # the smooth scroll jumped to where it ends

@@ -101,3 +101,26 @@ def test_the_anchor_window_is_the_cue_length_drawn_on_the_video():
     from iwrbench.record.video import CLICK_CUE_S, KEY_CUE_S
 
     assert ANCHOR_S == CLICK_CUE_S == KEY_CUE_S and ANCHOR_S >= 1.1
+
+
+def test_a_cue_is_drawn_at_full_strength_wherever_a_sample_that_counts_it_lands():
+    # a sample time in [a, a + ANCHOR_S) takes the first video frame at or after it: up to one frame later.
+    # The cue drawn on that frame must still be the full ring, not its fading tail (a model would miss it).
+    import numpy as np
+    from PIL import Image, ImageFont
+
+    from iwrbench.generate.frames import ANCHOR_S
+    from iwrbench.record.recorder import FPS
+    from iwrbench.record.video import CUE_RGB, Timeline, draw_overlay
+
+    def ring_pixels(age: float) -> int:
+        img = Image.new("RGB", (200, 200), (250, 250, 250))
+        draw_overlay(img, 10.0 + age, Timeline(clicks=[(10.0, 100.0, 100.0)]), ImageFont.load_default())
+        a = np.asarray(img, dtype=np.int16)
+        return int((np.abs(a - np.array(CUE_RGB)).max(axis=2) < 30).sum())
+
+    full = ring_pixels(0.5)
+    assert full > 200
+    latest = ANCHOR_S + 1.0 / FPS - 1e-3  # the last frame a counted sample can land on
+    assert ring_pixels(latest) == full
+    assert ring_pixels(latest + 1.0) == 0  # and it ends

@@ -50,6 +50,11 @@ LAUNCH_ARGS = [
     # screenshot of a gradient or a blurred shadow differed from the last in thousands of pixels)
     "--run-all-compositor-stages-before-draw",
     "--disable-checker-imaging",
+    # what moves on the browser's own clock, out of reach of a page's virtual clock: a smooth scroll (CSS
+    # scroll-behavior, or behavior: 'smooth' from script) jumps to where it ends; animated GIF/APNG/WebP images
+    # can be stopped on their first frame (the CSS image-animation property, used for screenshots: settle.py)
+    "--disable-smooth-scrolling",
+    "--enable-blink-features=CSSImageAnimation",
     # a page that grows its heap without bound crashes its renderer (a page_error), not the machine;
     # memory outside V8's heap (array buffers, canvases) is capped by the browser's memory cage
     "--js-flags=--max-old-space-size=512",
@@ -181,6 +186,24 @@ VIRTUAL_CLOCK_SCRIPT = r"""
     id = setT(run, ms, ...rest);
     if (typeof f === 'function') st.timeouts.set(id, vnow() + Math.max(0, +ms || 0));
     return id;
+  };
+  // idle callbacks: an idle period starts 1 ms of virtual time after the request and lasts 50 ms. The clock
+  // does not move while a callback runs, so each timeRemaining() call uses up 1 ms of the period: a loop that
+  // works while time remains does the same work on every run, and ends. (The installed clock's own idle
+  // callbacks report no time remaining at all, so such a loop never did any work.)
+  const idle = new Map();
+  window.requestIdleCallback = function requestIdleCallback(cb) {
+    const h = ++st.seq;
+    idle.set(h, window.setTimeout(() => {
+      idle.delete(h);
+      let left = 50;
+      cb({didTimeout: false, timeRemaining: () => Math.max(0, left--)});
+    }, 1));
+    return h;
+  };
+  window.cancelIdleCallback = function cancelIdleCallback(h) {
+    const t = idle.get(h);
+    if (t !== undefined) { window.clearTimeout(t); idle.delete(h); }
   };
   window.setInterval = function setInterval(f, ...rest) {
     const run = typeof f === 'function' ? function () { st.fired++; return f.apply(this, arguments); } : f;

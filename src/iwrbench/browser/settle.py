@@ -210,10 +210,87 @@ def _animating(state: dict) -> str:
     return head + (f" ({', '.join(parts)})" if parts else (f" ({what})" if what else ""))
 
 
+# What moves on the browser's own clock is held still for a screenshot, by the same rule on the recorded
+# source and on a judged page: SVG (SMIL) animations are shown at one hour of their document time (finite ones
+# ended, endless ones at a fixed phase), playing videos and audio at their first frame, animated images on their
+# first frame and a marquee's moving content left out (HOLD_STYLE). Afterwards everything goes on from where it was (RELEASE_JS).
+HOLD_JS = r"""
+async () => {
+  const held = [];
+  Object.defineProperty(window, '__iwrHeld', {value: held, configurable: true, enumerable: false});
+  // real time: the page's own clock may be virtual
+  const later = (f, ms) => (window.__iwrReal ? window.__iwrReal.setTimeout(f, ms) : window.setTimeout(f, ms));
+  const roots = [document];
+  for (let k = 0; k < roots.length && k < 200; k++)
+    for (const el of roots[k].querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+  const all = (sel) => roots.flatMap(r => Array.from(r.querySelectorAll(sel)));
+  for (const s of all('svg')) {
+    if (s.ownerSVGElement || typeof s.pauseAnimations !== 'function') continue;
+    try {
+      held.push({kind: 'svg', el: s, paused: s.animationsPaused(), at: s.getCurrentTime()});
+      s.pauseAnimations(); s.setCurrentTime(3600);
+    } catch (e) {}
+  }
+  const waits = [];
+  for (const m of all('video, audio')) {
+    if (m.paused) continue;  // a paused video already shows one frame
+    held.push({kind: 'media', el: m, paused: m.paused, at: m.currentTime});
+    try { m.pause(); } catch (e) { continue; }
+    if (m.readyState < 1) continue;
+    waits.push(new Promise((done) => {
+      later(done, 1500);
+      m.addEventListener('seeked', () => {
+        if (m.requestVideoFrameCallback) m.requestVideoFrameCallback(() => done()); else done();
+      }, {once: true});
+      m.currentTime = 0;
+    }));
+  }
+  await Promise.all(waits);
+  return held.length;
+}
+"""
+
+RELEASE_JS = r"""
+() => {
+  const held = window.__iwrHeld || [];
+  for (const h of held) {
+    try {
+      if (h.kind === 'svg') { h.el.setCurrentTime(h.at); if (!h.paused) h.el.unpauseAnimations(); }
+      else { h.el.currentTime = h.at; if (!h.paused) { const p = h.el.play(); if (p && p.catch) p.catch(() => {}); } }
+    } catch (e) {}
+  }
+  try { delete window.__iwrHeld; } catch (e) {}
+}
+"""
+
+#: applied during the screenshot only: animated images on their first frame (the CSS image-animation property,
+#: enabled in core.LAUNCH_ARGS); a <marquee>'s scrolling content, which moves on the browser's clock and can be
+#: neither paused at a chosen moment nor restarted, is not drawn (its box is)
+HOLD_STYLE = ("*, *::before, *::after { image-animation: stopped !important; }\n"
+              "marquee { color: transparent !important; } marquee * { visibility: hidden !important; }")
+
+
 async def screenshot(page: Any, path: str | None = None, *, timeout_ms: int = 10000, still: bool = True) -> bytes:
-    """A viewport screenshot with animations stopped and the caret hidden (``still=False``: CSS
-    animations left running, as the published judge's plain PNG screenshot)."""
-    return await page.screenshot(
-        path=path, full_page=False, animations="disabled" if still else "allow", caret="hide", timeout=timeout_ms,
-        scale="css"
-    )
+    """A viewport screenshot with animations stopped and the caret hidden: CSS and Web Animations by Playwright
+    (finite ones finished, endless ones at their start), and what runs on the browser's own clock by HOLD_JS and
+    HOLD_STYLE (see there). ``still=False``: everything left running, as the published judge's plain PNG
+    screenshot."""
+    if not still:
+        return await page.screenshot(path=path, full_page=False, animations="allow", caret="hide",
+                                     timeout=timeout_ms, scale="css")
+    responsive = True
+    try:
+        await asyncio.wait_for(page.evaluate(HOLD_JS), timeout=3)
+    except asyncio.TimeoutError:  # a page busy in a script: shown as it is, and not asked again
+        responsive = False
+    except Exception:  # a page that navigated meanwhile: shown as it is
+        pass
+    try:
+        return await page.screenshot(path=path, full_page=False, animations="disabled", caret="hide",
+                                     timeout=timeout_ms, scale="css", style=HOLD_STYLE)
+    finally:
+        if responsive:
+            try:
+                await asyncio.wait_for(page.evaluate(RELEASE_JS), timeout=3)
+            except Exception:
+                pass

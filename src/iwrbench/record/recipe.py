@@ -57,7 +57,7 @@ class PypiSource(_Strict):
 
     package: str = Field(description="the PyPI package's name")
     version: str = Field(description="its exact version")
-    serve: str = Field(description="command template that serves the app: {port}, {data}, {python} are filled in")
+    serve: str = Field(description="command template that serves the app: {port}, {data}, {python} and {root} (the folder holding {data}) are filled in")
     page: str = Field("/", description="the path opened")
     data: str | None = Field(None, description="a file next to the recipe, or a script (.py) that makes it")
     extra: list[str] = Field(default_factory=list, description="more pip requirements")

@@ -14,11 +14,15 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-#: how long a click or key cue stays on the video: longer than one second, so that frames sampled at
-#: 1 fps (the published rate) always catch every cue (see ``generate.frames.sample_times``'s anchors)
+#: how long a click or key cue stays on the video at full strength: longer than one second, so that frames
+#: sampled at 1 fps (the published rate) always catch every cue (see ``generate.frames.sample_times``'s anchors)
 CUE_S = 1.2
 CLICK_CUE_S = CUE_S
 KEY_CUE_S = CUE_S
+#: a sample time takes the first video frame at or after it, up to one frame later: a cue is held at full
+#: strength that much longer than ``CUE_S`` (at the slowest rate the recorder writes), then fades out
+_HOLD_S = CUE_S + 0.15
+_FADE_S = 0.3
 #: the cue colour (a saturated red that pages seldom use): rings around clicks, the key badge's border
 CUE_RGB = (255, 40, 40)
 #: where a key badge may go (fractions of the frame: badge centre); the least busy place is used
@@ -79,6 +83,13 @@ def _key_place(img: Image.Image, size: tuple[float, float]) -> tuple[float, floa
     return where
 
 
+def cue_alpha(age: float) -> int:
+    """A cue's opacity ``age`` seconds after it started: full for ``CUE_S`` and one frame more, then fading."""
+    if age < _HOLD_S:
+        return 235
+    return max(0, int(235 - 175 * (age - _HOLD_S) / _FADE_S))
+
+
 def draw_overlay(img: Image.Image, t: float, tl: Timeline, font: ImageFont.ImageFont,
                  places: dict[int, tuple[float, float]] | None = None) -> None:
     """Draw the cues alive at ``t`` and the pointer. A click is a ring around the point (its centre left
@@ -87,16 +98,16 @@ def draw_overlay(img: Image.Image, t: float, tl: Timeline, font: ImageFont.Image
     d = ImageDraw.Draw(img, "RGBA")
     for (tc, x, y) in tl.clicks:
         age = t - tc
-        if 0 <= age <= CLICK_CUE_S:
+        if 0 <= age <= _HOLD_S + _FADE_S:
             grow = min(1.0, age / 0.3)
             r = 12 + 10 * grow
-            a = 235 if age < CLICK_CUE_S - 0.3 else int(235 - 100 * (age - (CLICK_CUE_S - 0.3)) / 0.3)
+            a = cue_alpha(age)
             d.ellipse([x - r - 2, y - r - 2, x + r + 2, y + r + 2], outline=(255, 255, 255, a), width=2)
             d.ellipse([x - r, y - r, x + r, y + r], outline=(*CUE_RGB, a), width=4)
     for k, (tk, label) in enumerate(tl.keys):
         age = t - tk
-        if 0 <= age <= KEY_CUE_S:
-            a = 235 if age < KEY_CUE_S - 0.3 else int(235 - 100 * (age - (KEY_CUE_S - 0.3)) / 0.3)
+        if 0 <= age <= _HOLD_S + _FADE_S:
+            a = cue_alpha(age)
             text = f"\u2328 {label}"
             box = d.textbbox((0, 0), text, font=font)
             tw, th = box[2] - box[0], box[3] - box[1]
