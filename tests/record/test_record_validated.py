@@ -173,3 +173,23 @@ def test_state_check_on_an_action_without_element_is_refused(tmp_path):
     # with the element named, the same check is fine
     p.write_text(p.read_text().replace("value: true}", "value: true, role: button, name: More}"))
     assert load_recipe(p).actions[0].checks
+
+
+@pytest.mark.browser
+def test_a_page_that_prints_todays_date_passes_its_own_oracle(tmp_path):
+    # the recorder starts the page's clock where the judge does when the recipe names no time: the date a
+    # person saw on the recording is the date the judge's page shows
+    site = """<!doctype html><html><body><p id="today"></p><button id="add">Add entry</button><ul id="list"></ul>
+    <script>today.textContent = 'Today is ' + new Date().toDateString();
+    add.onclick = () => { const li = document.createElement('li');
+      li.textContent = 'Entry for ' + new Date().toDateString(); list.appendChild(li); };</script></body></html>"""
+    recipe = """id: date-diary
+source: {site: ./site}
+viewport: {width: 640, height: 400}
+actions:
+  - {type: Click, target: '#add', description: the Add entry button, visual: true, assert: "an entry for today is added"}
+"""
+    done = record_task(_write(tmp_path, site, recipe), tmp_path / "task")
+    assert done.validated and done.oracle_ifs == 100
+    texts = [t.text for t in load_task(tmp_path / "task").action_sequence[0].evidence.texts]
+    assert any("Thu Jan 01 2026" in t for t in texts), texts  # the judge's start date, not the machine's

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from ..version import __version__
 from ..browser.act import choose_option, type_into
-from ..browser.core import launch_browser, new_context
+from ..browser.core import CLOCK_START, launch_browser, new_context
 from ..browser.dom import DESCRIBE_JS, ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import host
 from ..browser.settle import RequestTracker, settle, screenshot
@@ -249,7 +249,8 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
     res = PassResult(steps=steps, seed=seed)
     with host(src.bundle) as (url, origins):
         res.url = url
-        ctx, net = await new_context(browser, vp, allowed_origins=origins, seed=seed, freeze_time=recipe.freeze_time)
+        ctx, net = await new_context(browser, vp, allowed_origins=origins, seed=seed,
+                                     freeze_time=recipe.freeze_time or CLOCK_START)  # the judge's start too
         try:
             page = await ctx.new_page()
             tracker = RequestTracker(page)
