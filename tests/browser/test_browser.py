@@ -217,29 +217,17 @@ async def test_virtual_clock_waits_for_a_poller_that_changes_nothing_until_its_w
 def _media_site(folder: Path) -> Path:
     """A page of what moves on the browser's own clock: an endless GIF (as an image and as a background), an
     SVG with an endless and a finite SMIL animation, a looping muted video, a smooth-scrolling link, and a
-    list rendered in idle callbacks that work while time remains."""
-    import av
-    import numpy as np
-    from PIL import Image
+    list rendered in idle callbacks that work while time remains. (The GIF and the video are bench/animated's,
+    made by bench/animated/make_media.py.)"""
+    import shutil
 
-    colours = [(228, 87, 46), (58, 170, 58), (40, 100, 200), (240, 200, 40)]
-    frames = [Image.new("RGB", (80, 40), c) for c in colours]
-    frames[0].save(folder / "busy.gif", save_all=True, append_images=frames[1:], duration=120, loop=0)
-    out = av.open(str(folder / "clip.webm"), "w")
-    st = out.add_stream("libvpx", rate=25)
-    st.width, st.height, st.pix_fmt = 96, 48, "yuv420p"
-    for i in range(50):
-        a = np.zeros((48, 96, 3), np.uint8)
-        a[:, :] = colours[(i // 6) % 4]
-        for p in st.encode(av.VideoFrame.from_ndarray(a, format="rgb24")):
-            out.mux(p)
-    for p in st.encode():
-        out.mux(p)
-    out.close()
+    bench = Path(__file__).resolve().parents[2] / "bench" / "animated"
+    shutil.copy(bench / "gif" / "site" / "busy.gif", folder / "busy.gif")
+    shutil.copy(bench / "video" / "site" / "clip.webm", folder / "clip.webm")
     return _site(folder, """<style>body{margin:0} html{scroll-behavior:smooth} .bg{width:80px;height:40px;
       background:url(busy.gif)} #far{margin-top:1500px}</style>
       <img src="busy.gif" width="80" height="40"><div class="bg"></div>
-      <video src="clip.webm" autoplay muted loop width="96" height="48"></video>
+      <video src="clip.webm" autoplay muted loop width="160" height="90"></video>
       <svg width="200" height="40"><circle cx="10" cy="20" r="9" fill="red"><animate attributeName="cx"
         values="10;190;10" dur="1.3s" repeatCount="indefinite"/></circle><rect y="32" width="0" height="6"
         fill="green"><animate attributeName="width" from="0" to="200" dur="0.8s" fill="freeze"/></rect></svg>

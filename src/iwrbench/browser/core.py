@@ -219,7 +219,7 @@ VIRTUAL_CLOCK_SCRIPT = r"""
 VIRTUAL_EPOCH_S = 1767225600.0
 #: the same moment, where the recorder starts a page's clock when the recipe names no ``freeze_time``: the
 #: recording and the judge see the same date (a page that prints today's date shows it on both)
-CLOCK_START = "2026-01-01T00:00:00Z"
+CLOCK_START = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(VIRTUAL_EPOCH_S))
 
 
 def find_chromium() -> tuple[str | None, str]:

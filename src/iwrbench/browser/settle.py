@@ -234,7 +234,7 @@ async () => {
   const waits = [];
   for (const m of all('video, audio')) {
     if (m.paused) continue;  // a paused video already shows one frame
-    held.push({kind: 'media', el: m, paused: m.paused, at: m.currentTime});
+    held.push({kind: 'media', el: m, at: m.currentTime});
     try { m.pause(); } catch (e) { continue; }
     if (m.readyState < 1) continue;
     waits.push(new Promise((done) => {
@@ -256,7 +256,7 @@ RELEASE_JS = r"""
   for (const h of held) {
     try {
       if (h.kind === 'svg') { h.el.setCurrentTime(h.at); if (!h.paused) h.el.unpauseAnimations(); }
-      else { h.el.currentTime = h.at; if (!h.paused) { const p = h.el.play(); if (p && p.catch) p.catch(() => {}); } }
+      else { h.el.currentTime = h.at; const p = h.el.play(); if (p && p.catch) p.catch(() => {}); }  // it was playing
     } catch (e) {}
   }
   try { delete window.__iwrHeld; } catch (e) {}
