@@ -14,7 +14,7 @@ from iwrbench.validity import todomvc as T
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-RECIPES = ROOT / "src" / "iwrbench" / "suites" / "default"
+RECIPES = ROOT / "src" / "iwrbench" / "suites" / "full"
 VANILLA = "tp-todomvc-vanillajs"
 
 #: expected truth on the vanillajs task: the two follow the spec throughout; dojo's footer

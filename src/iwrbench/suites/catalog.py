@@ -1,6 +1,10 @@
 """The bundled suites: folders of recipes in this package (``suites/<name>/*.yaml``) and where their built
 tasks live in the cache (``$IWR_CACHE/suites/<name>/tasks/<task_id>/``). Building them is
-``iwrbench.validate.build`` (it records and validates, so it sits above record and judge)."""
+``iwrbench.validate.build`` (it records and validates, so it sits above record and judge).
+
+A suite folder may instead hold a ``suite.yaml`` that draws its tasks from another suite (``from: full``,
+``tasks: [id, ...]``): ``default`` is such a list, a stratified subset of ``full``, so one recipe file serves
+both and a task built for one is reused by the other."""
 
 from __future__ import annotations
 
@@ -15,15 +19,32 @@ RECORDER_VERSION = "9"  # 7: Hover and Scroll actions carry video_time_s (frame 
 HERE = Path(__file__).parent
 
 
+#: a suite folder's own description (not a recipe)
+SUITE_FILE = "suite.yaml"
+
+
 def suites() -> list[str]:
     return sorted(d.name for d in HERE.iterdir() if d.is_dir() and any(d.glob("*.yaml")))
 
 
 def recipes_dir(name: str) -> Path:
     d = HERE / name
-    if not d.is_dir() or not any(d.glob("*.yaml")):
+    if not name or "/" in name or name.startswith(".") or not d.is_dir() or not any(d.glob("*.yaml")):
         raise IwrError(f"unknown suite {name!r}; bundled suites: {', '.join(suites())}")
     return d
+
+
+def suite_spec(name: str) -> dict:
+    """The suite's ``suite.yaml`` ({} when it has none): ``from`` (the suite its recipes come from) and ``tasks``."""
+    import yaml
+
+    f = recipes_dir(name) / SUITE_FILE
+    if not f.is_file():
+        return {}
+    spec = yaml.safe_load(f.read_text()) or {}
+    if not isinstance(spec, dict) or not isinstance(spec.get("from"), str) or not isinstance(spec.get("tasks"), list):
+        raise IwrError(f"{f}: a suite file needs `from: SUITE` and `tasks: [id, ...]`")
+    return spec
 
 
 def build_root(name: str) -> Path:
@@ -35,7 +56,17 @@ def tasks_dir(name: str) -> Path:
 
 
 def recipe_files(name: str) -> list[Path]:
-    return sorted(recipes_dir(name).glob("*.yaml"))
+    """The suite's recipe files: its own ``*.yaml``, or the listed ones of the suite it draws from."""
+    spec = suite_spec(name)
+    if not spec:
+        return sorted(f for f in recipes_dir(name).glob("*.yaml") if f.name != SUITE_FILE)
+    if spec["from"] == name:
+        raise IwrError(f"suite {name!r} draws its tasks from itself")
+    pool = {f.stem: f for f in recipe_files(spec["from"])}
+    missing = [t for t in spec["tasks"] if t not in pool]
+    if missing:
+        raise IwrError(f"suite {name!r} lists task(s) with no recipe in suite {spec['from']!r}: {', '.join(missing[:5])}")
+    return sorted(pool[t] for t in dict.fromkeys(spec["tasks"]))
 
 
 def fingerprint(recipe_path: Path) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import IwrError
-from ..suites.catalog import build_root, fingerprint, recipe_files, tasks_dir
+from ..suites.catalog import build_root, fingerprint, recipe_files, suites, tasks_dir
 
 
 @dataclass
@@ -70,6 +70,28 @@ def _build_one(recipe_path: str, out: str, work: str) -> tuple[bool, str, int]:
     return False, reason, 2
 
 
+def _save(manifest_f: Path, manifest: dict) -> None:
+    tmp = manifest_f.with_suffix(".tmp")
+    tmp.write_text(json.dumps(manifest, indent=1))
+    tmp.replace(manifest_f)
+
+
+def _built_elsewhere(name: str, task_id: str, fp: str) -> tuple[Path, dict, str] | None:
+    """A folder of ``task_id`` built from the same fingerprint for another bundled suite, with its manifest entry."""
+    for other in suites():
+        if other == name:
+            continue
+        mf = build_root(other) / "manifest.json"
+        try:
+            entry = json.loads(mf.read_text()).get(task_id, {}) if mf.is_file() else {}
+        except (OSError, ValueError):
+            continue
+        d = tasks_dir(other) / task_id
+        if entry.get("fingerprint") == fp and entry.get("ok") and (d / "task.json").is_file() and not d.is_symlink():
+            return d, entry, other
+    return None
+
+
 def build_suite(name: str, *, jobs: int | None = None, force: bool = False, only: list[str] | None = None,
                 progress: Callable[[str, dict], None] | None = None) -> BuildReport:
     files = recipe_files(name)
@@ -93,12 +115,20 @@ def build_suite(name: str, *, jobs: int | None = None, force: bool = False, only
         if not force and entry.get("fingerprint") == fp and entry.get("ok") and (tdir / r.id / "task.json").is_file():
             report.outcomes.append(BuildOutcome(r.id, True, 0.0, reused=True))
             continue
+        if not force and (done := _built_elsewhere(name, r.id, fp)) is not None:
+            # the same recipe, site and recorder, built for another suite (default is drawn from full): copied
+            shutil.rmtree(tdir / r.id, ignore_errors=True)
+            shutil.copytree(done[0], tdir / r.id, symlinks=True)
+            manifest[r.id] = dict(done[1], copied_from=done[2])
+            report.outcomes.append(BuildOutcome(r.id, True, 0.0, reused=True))
+            continue
         todo.append((r.id, f, fp))
     if not only:  # tasks whose recipe is gone
         for d in tdir.iterdir():
             if d.is_dir() and d.name not in wanted and not d.name.startswith("."):
                 shutil.rmtree(d, ignore_errors=True)
                 manifest.pop(d.name, None)
+    _save(manifest_f, manifest)
     if progress:
         progress("start", {"total": len(files) if not only else len(wanted), "todo": len(todo),
                            "reused": len(report.outcomes)})
@@ -121,9 +151,7 @@ def build_suite(name: str, *, jobs: int | None = None, force: bool = False, only
                 report.outcomes.append(o)
                 manifest[tid] = {"fingerprint": fp, "ok": ok, "reason": reason,
                                  "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-                tmp = manifest_f.with_suffix(".tmp")
-                tmp.write_text(json.dumps(manifest, indent=1))
-                tmp.replace(manifest_f)
+                _save(manifest_f, manifest)
                 if progress:
                     progress("done", {"task": tid, "ok": ok, "reason": reason, "seconds": o.seconds})
     shutil.rmtree(work, ignore_errors=True)
