@@ -45,3 +45,11 @@ def test_a_suite_list_naming_a_missing_recipe_is_refused(tmp_path, monkeypatch) 
     assert [f.name for f in catalog.recipe_files("sub")] == [src.name]
     with pytest.raises(IwrError, match="unknown suite"):
         catalog.recipe_files("../pool")
+
+
+def test_every_bundled_task_says_whether_it_is_novel_or_famous() -> None:
+    for r in _recipes("full"):
+        prov = (r.classification.model_extra or {}).get("provenance")
+        assert prov in ("novel", "famous"), r.id
+        # a published package is famous (models may have read its code); an own site is novel
+        assert (prov == "famous") == (r.source.site is None), r.id
