@@ -277,7 +277,9 @@ class Probe(_Closed):
     """
 
     name: str
-    kind: Literal["text", "recipe"] = "text"
+    #: text: other typed text (automatic); recipe: the recipe's own; derived: made by the recorder from the trajectory
+    #: (skip, twice, swap, another option, an unused key) and kept because a replay of the recording fails it
+    kind: Literal["text", "recipe", "derived"] = "text"
     guards: int = Field(ge=1)
     mirrors: bool = True
     replace: dict[str, str] = Field(default_factory=dict)

@@ -21,10 +21,10 @@ BASELINES: dict[str, str] = {
     "blank": "iwrbench.generate.baselines:BlankModel",
     "screenshot": "iwrbench.generate.baselines:ScreenshotModel",
     "slideshow": "iwrbench.generate.baselines:SlideshowModel",
-    # cheat pages (iwrbench.validity.cheats): they must score low
-    "cheat-frames": "iwrbench.validity.cheats:FramesCheatModel",
-    "cheat-buttons": "iwrbench.validity.cheats:ButtonsCheatModel",
-    "cheat-text": "iwrbench.validity.cheats:TextCheatModel",
+    # cheat pages (iwrbench.generate.cheats): they must score low
+    "cheat-frames": "iwrbench.generate.cheats:FramesCheatModel",
+    "cheat-buttons": "iwrbench.generate.cheats:ButtonsCheatModel",
+    "cheat-text": "iwrbench.generate.cheats:TextCheatModel",
 }
 
 

@@ -48,7 +48,9 @@ from ..records import (
 )
 from ..sources import ResolvedSource, resolve_source
 from .assets import AssetSniffer, render_composites, write_assets
-from .recipe import Recipe, RecipeAction, RecipeProbe
+from .probes import (ProbePlan, decisive_step, derive_plans, guard_map, keep_decisive, other_text, plan_probes,  # noqa: F401 (other_text: a kept import path)
+                     unfair_quotes)
+from .recipe import Recipe, RecipeAction
 from .video import Timeline, encode
 
 FPS = 10
@@ -77,6 +79,8 @@ class StepRecord:
     info: list = field(default_factory=list)
     settled: dict = field(default_factory=dict)
     duration_s: float = 0.0
+    #: a Select's menu: the labels of its options on the source (derived probes choose another one)
+    options: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -323,6 +327,13 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                     if full and tmp is not None:
                         (tmp / "targets").mkdir(exist_ok=True)
                         await _crop(el, tmp / "targets" / f"step_{i}.png", vp, b)
+                options: list[str] = []
+                if el is not None and a.type == "Select":
+                    try:
+                        options = await el.evaluate(
+                            "(s) => Array.from(s.options || []).filter(o => !o.disabled).map(o => o.label || o.text)")
+                    except Exception:
+                        options = []
                 before = await _state(page)
                 acted_before = await _acted_state(el)
                 if el is not None and a.type in ("Click", "Type", "Select"):
@@ -355,7 +366,7 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                         raise RecordError(f"{label}step {i}: reviewed check {bad[0].check.kind} does not hold: {bad[0].detail}")
                 info = derive_info(before, after, acted_before, acted_after, target.name if target else None)
                 steps.append(StepRecord(target=target, info=info, settled=rep.as_dict(),
-                                        duration_s=time.monotonic() - t_step))
+                                        duration_s=time.monotonic() - t_step, options=list(options or [])[:50]))
                 if full and tmp is not None:
                     await _dom(page, tmp, i)
                     await asyncio.sleep(HOLD_STEP_S)
@@ -430,93 +441,6 @@ def step_evidence(i: int, ra: RecipeAction, first: PassResult, others: list[Pass
 # --------------------------------------------------------------------------- probes
 
 
-def other_text(s: str, salt: str = "") -> str:
-    """Another text of the same shape: letters to other letters, digits to other digits.
-
-    Deterministic, so a task records the same probe every time; punctuation, spaces and @ stay, so an
-    e-mail stays an e-mail and a number stays a number.
-    """
-    import hashlib
-    import random
-
-    rnd = random.Random(hashlib.sha256((salt + "\0" + s).encode()).digest())
-    lower = "abcdefghijklmnopqrstuvwxyz"
-    perm = list(lower)
-    while True:
-        rnd.shuffle(perm)
-        if all(a != b for a, b in zip(lower, perm)):
-            break
-    m = dict(zip(lower, perm))
-    shift = rnd.randint(1, 9)
-    out = []
-    for ch in s:
-        if ch in m:
-            out.append(m[ch])
-        elif ch.lower() in m:
-            out.append(m[ch.lower()].upper())
-        elif ch.isdigit() and ch.isascii():
-            out.append(str((int(ch) + shift) % 10))
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-@dataclass
-class ProbePlan:
-    name: str
-    kind: str  # text | recipe
-    guards: int
-    mirrors: bool
-    replace: dict[str, str]
-    actions: list[RecipeAction]
-    #: per probe action, the main step it asks the same of (None: none)
-    step_mirrors: list[int | None] = field(default_factory=list)
-
-
-def _substitute(s: str | None, replace: dict[str, str]) -> str | None:
-    if s is None:
-        return None
-    for old in sorted(replace, key=len, reverse=True):
-        s = s.replace(old, replace[old])
-    return s
-
-
-def plan_probes(recipe: Recipe) -> list[ProbePlan]:
-    specs: list[RecipeProbe] = list(recipe.probes) if recipe.probes is not None else []
-    auto_spec = None
-    if recipe.auto_probe and recipe.probes != []:
-        typed = [a.text for a in recipe.actions if a.type == "Type" and a.text and a.text.strip()]
-        if typed:
-            auto_spec = RecipeProbe(name="other-text", replace={t: other_text(t, recipe.id) for t in dict.fromkeys(typed)})
-            specs = [auto_spec, *specs]
-    plans = []
-    for k, sp in enumerate(specs, start=1):
-        auto = sp is auto_spec
-        if sp.replace is not None:
-            acts = []
-            first = None
-            for j, a in enumerate(recipe.actions, start=1):
-                b = a.model_copy()
-                if a.type == "Type" and a.text in sp.replace:
-                    b.text = sp.replace[a.text]
-                    first = first or j
-                b.assertion = _substitute(a.assertion, sp.replace)
-                if a.checks is not None:
-                    b.checks = [c.model_validate_json(_substitute(c.model_dump_json(), sp.replace) or "") for c in a.checks]
-                acts.append(b)
-            plans.append(ProbePlan(sp.name or f"probe-{k}", "text" if auto else "recipe", first or 1, True,
-                                   dict(sp.replace), acts))
-        elif sp.skip is not None:
-            skipped = set(sp.skip)
-            kept = [(j, a) for j, a in enumerate(recipe.actions, start=1) if j not in skipped]
-            plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
-                                   [a for _, a in kept], [j for j, _ in kept]))
-        else:
-            plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
-                                   list(sp.actions or []), [a.mirrors for a in sp.actions or []]))
-    return plans
-
-
 def _probe_actions(plan: ProbePlan, a_pass: PassResult, b_pass: PassResult | None,
                    main: list[Action]) -> tuple[list[Action], list[str]]:
     notes = []
@@ -526,7 +450,7 @@ def _probe_actions(plan: ProbePlan, a_pass: PassResult, b_pass: PassResult | Non
     for j, ra in enumerate(plan.actions, start=1):
         if ra.type == "Type" and ra.text:
             typed.append(ra.text)
-        ev = step_evidence(j, ra, a_pass, others, with_change=plan.kind == "recipe", typed=typed,
+        ev = step_evidence(j, ra, a_pass, others, with_change=plan.kind in ("recipe", "derived"), typed=typed,
                            label=f"probe {plan.name}, ")
         if plan.kind == "text":
             # an automatic probe only asks for what the new input must produce: the text echoed back
@@ -567,6 +491,132 @@ def _probe_actions(plan: ProbePlan, a_pass: PassResult, b_pass: PassResult | Non
     return out, notes
 
 
+def _changed_steps(p: PassResult) -> set[int]:
+    """The steps after which the source showed other texts than before."""
+    return {i for i in range(1, len(p.views)) if p.views[i].text() != p.views[i - 1].text()}
+
+
+#: passes recorded at once after the main one (each in its own browser context; they mostly wait for the page)
+PARALLEL_PASSES = 3
+
+
+async def _other_passes(browser: Any, recipe: Recipe, src: ResolvedSource, plans: list[ProbePlan], passes: int,
+                        warnings: list[str], derived_log: list[str], progress: Progress | None,
+                        ) -> tuple[list[PassResult], list[tuple[ProbePlan, PassResult, PassResult | None]]]:
+    """The recipe again with other seeds, and every probe (twice), a few at a time."""
+    sem = asyncio.Semaphore(PARALLEL_PASSES)
+
+    async def one(actions: list[RecipeAction], seed: int, label: str) -> PassResult:
+        async with sem:
+            return await _run_pass(browser, recipe, src, actions, full=False, tmp=None, progress=None, seed=seed,
+                                   label=label)
+
+    seeds = [recipe.seed + OTHER_SEED * k for k in range(1, passes)]
+    if progress:
+        progress(f"replaying the recipe with seed(s) {', '.join(map(str, seeds)) or '-'} (evidence that does not depend "
+                 f"on chance) and recording {len(plans)} probe(s) on the source, {PARALLEL_PASSES} at a time")
+    main_jobs = [one(recipe.actions, seed, "") for seed in seeds]
+    probe_jobs = [one(plan.actions, seed, f"probe {plan.name}: ") for plan in plans
+                  for seed in ([recipe.seed, recipe.seed + OTHER_SEED] if passes > 1 else [recipe.seed])]
+    done = await asyncio.gather(*main_jobs, *probe_jobs, return_exceptions=True)
+    for r in done:
+        if isinstance(r, BaseException) and not isinstance(r, RecordError):
+            raise r
+    others: list[PassResult] = []
+    for k, (seed, r) in enumerate(zip(seeds, done[:len(seeds)]), start=2):
+        if isinstance(r, RecordError):
+            warnings.append(f"pass {k} with seed {seed} failed ({r}); evidence checked with the same seed only")
+            r = await one(recipe.actions, recipe.seed, "")
+        others.append(r)  # type: ignore[arg-type]
+    per = 2 if passes > 1 else 1
+    out: list[tuple[ProbePlan, PassResult, PassResult | None]] = []
+    rest = done[len(seeds):]
+    for j, plan in enumerate(plans):
+        got = rest[j * per:(j + 1) * per]
+        err = next((r for r in got if isinstance(r, RecordError)), None)
+        if err is not None:
+            if plan.kind == "recipe":
+                raise err
+            if plan.kind == "derived":
+                derived_log.append(f"{plan.name} ({plan.why}): not kept, the source cannot play it ({err})")
+            else:
+                warnings.append(f"probe {plan.name} dropped: {err}")
+            continue
+        out.append((plan, got[0], got[1] if per == 2 else None))  # type: ignore[arg-type]
+    return others, out
+
+
+#: at most this many derived probes are kept (each is replayed on every judged page)
+MAX_DERIVED = 4
+
+
+def _build_probes(recipe: Recipe, probe_passes: list[tuple[ProbePlan, PassResult, PassResult | None]],
+                  actions: list[Action], first: PassResult, typed: list[str], warnings: list[str],
+                  derived_log: list[str]) -> tuple[list[Probe], list[str]]:
+    """The probes of the task from their recordings: a recipe's own probe only when it asks what the recording
+    showed; a derived one only when a replay of the recording fails it (cut at that step). Returns the probes and
+    the lines that say which main steps each one guards."""
+    probes: list[Probe] = []
+    derived: list[tuple[int, int, Probe]] = []
+    for plan, pa, pb in probe_passes:
+        if plan.kind == "recipe":
+            bad = unfair_quotes(plan, first.views)
+            if bad is not None:
+                raise RecordError(f"probe {plan.name}, step {bad[0]}: its assertion quotes {bad[1]!r}, which no screen of "
+                                  "the recording shows; a probe may ask only what the video showed a person (the same "
+                                  "controls, the same texts, the response to other input of the same kind)")
+        acts, notes = _probe_actions(plan, pa, pb, actions)
+        warnings += notes
+        if not acts:
+            continue
+        if plan.kind == "derived":
+            d = decisive_step(acts, first.views, first.shots, fair_views=first.views, own_texts=set(typed))
+            if not d.kept or d.decisive is None:
+                derived_log.append(f"{plan.name} ({plan.why}): not kept, {d.reason}")
+                continue
+            acts = keep_decisive(acts, d.decisive, first.views, first.shots, fair_views=first.views,
+                                 own_texts=set(typed))
+            derived_log.append(f"{plan.name} ({plan.why}): kept, {d.reason}")
+            derived.append((plan.guards, len(acts), Probe(
+                name=plan.name, kind="derived", guards=plan.guards, mirrors=False, actions=acts,
+                step_mirrors=list(plan.step_mirrors[:len(acts)]))))
+            continue
+        probes.append(Probe(name=plan.name, kind=plan.kind, guards=plan.guards, mirrors=plan.mirrors,  # type: ignore[arg-type]
+                            replace=plan.replace, actions=acts,
+                            step_mirrors=list(plan.step_mirrors[:len(acts)]) if plan.step_mirrors else []))
+    derived.sort(key=lambda x: (x[0], x[1]))
+    for _, _, p in derived[MAX_DERIVED:]:
+        derived_log.append(f"{p.name}: not kept, {MAX_DERIVED} derived probes guard earlier or as early")
+    probes += [p for _, _, p in derived[:MAX_DERIVED]]
+    n = len(actions)
+    gm = guard_map(probes, n)
+    lines = [f"probe {p.name} ({p.kind}, {len(p.actions)} step(s)) guards main steps {_span([i for i in gm if p.name in gm[i]])}"
+             for p in probes]
+    open_steps = [i for i in range(1, n + 1) if not gm[i]]
+    if open_steps:
+        warnings.append(f"main step(s) {_span(open_steps)} guarded by no probe: a page that replays the recording earns "
+                        "them (the cheat check below says how much); a probe of the recipe's own can guard them "
+                        "(docs/recipes.md, \"Probes\")")
+    else:
+        lines.append(f"every main step (1-{n}) is guarded by a probe")
+    return probes, lines
+
+
+def _span(steps: list[int]) -> str:
+    """1, 2, 3, 5 -> '1-3, 5'."""
+    if not steps:
+        return "none"
+    out, start, prev = [], steps[0], steps[0]
+    for x in steps[1:] + [None]:  # type: ignore[list-item]
+        if x is not None and x == prev + 1:
+            prev = x
+            continue
+        out.append(f"{start}-{prev}" if prev != start else f"{start}")
+        if x is not None:
+            start = prev = x
+    return ", ".join(out)
+
+
 # --------------------------------------------------------------------------- public
 
 
@@ -587,38 +637,16 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
         (tmp / "reference").mkdir()
         plans = plan_probes(recipe)
         probe_passes: list[tuple[ProbePlan, PassResult, PassResult | None]] = []
+        derived_log: list[str] = []
         async with async_playwright() as pw:
             browser = await launch_browser(pw)
             try:
                 first = await _run_pass(browser, recipe, src, recipe.actions, full=True, tmp=tmp, progress=progress,
                                         seed=recipe.seed)
-                others: list[PassResult] = []
-                for k in range(1, passes):
-                    seed = recipe.seed + OTHER_SEED * k
-                    if progress:
-                        progress(f"pass {k + 1}/{passes}: replaying with seed {seed} to keep only evidence that does not depend on chance")
-                    try:
-                        others.append(await _run_pass(browser, recipe, src, recipe.actions, full=False, tmp=None,
-                                                      progress=None, seed=seed))
-                    except RecordError as e:
-                        warnings.append(f"pass {k + 1} with seed {seed} failed ({e}); evidence checked with the same seed only")
-                        others.append(await _run_pass(browser, recipe, src, recipe.actions, full=False, tmp=None,
-                                                      progress=None, seed=recipe.seed))
-                for plan in plans:
-                    if progress:
-                        progress(f"probe {plan.name}: recording it on the source")
-                    try:
-                        pa = await _run_pass(browser, recipe, src, plan.actions, full=False, tmp=None, progress=None,
-                                             seed=recipe.seed, label=f"probe {plan.name}: ")
-                        pb = (await _run_pass(browser, recipe, src, plan.actions, full=False, tmp=None, progress=None,
-                                              seed=recipe.seed + OTHER_SEED, label=f"probe {plan.name}: ")
-                              if passes > 1 else None)
-                    except RecordError as e:
-                        if plan.kind == "recipe":
-                            raise
-                        warnings.append(f"probe {plan.name} dropped: {e}")
-                        continue
-                    probe_passes.append((plan, pa, pb))
+                plans += derive_plans(recipe, options={i: st.options for i, st in enumerate(first.steps, 1) if st.options},
+                                      changed=_changed_steps(first))
+                others, probe_passes = await _other_passes(browser, recipe, src, plans, passes, warnings, derived_log,
+                                                           progress)
                 if progress:
                     progress("encoding video and asset composites")
                 manifest = write_assets(first.assets, tmp / "assets", tmp / "reference")
@@ -660,14 +688,7 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
         for i, what in sorted(first.unsettled.items()):
             warnings.append(f"step {i}: the page never stopped changing ({what}); its checkpoint shows one moment of "
                             "an animation, and the judge shows the rebuilt page at a fixed virtual time")
-        probes: list[Probe] = []
-        for plan, pa, pb in probe_passes:
-            acts, notes = _probe_actions(plan, pa, pb, actions)
-            warnings += notes
-            if acts:
-                probes.append(Probe(name=plan.name, kind=plan.kind, guards=plan.guards, mirrors=plan.mirrors,  # type: ignore[arg-type]
-                                    replace=plan.replace, actions=acts,
-                                    step_mirrors=list(plan.step_mirrors[:len(acts)]) if plan.step_mirrors else []))
+        probes, guard_lines = _build_probes(recipe, probe_passes, actions, first, typed, warnings, derived_log)
         task = Task(id=recipe.id, schema_version=SCHEMA_VERSION, source_website=src.label,
                     classification=recipe.classification,
                     recording_details=RecordingDetails(resolution=f"{vp[0]}x{vp[1]}",
@@ -697,7 +718,8 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
             "screencast_frames": len(first.frames), "seconds": round(time.monotonic() - t_start, 2),
             "step_seconds": [round(s.duration_s, 3) for s in first.steps], "warnings": warnings,
             "seeds": [first.seed] + [o.seed for o in others],
-            "blocked_requests": first.blocked, "url": first.url,
+            "blocked_requests": first.blocked, "url": first.url, "probes": guard_lines,
+            "derived_probes": derived_log,
         }, indent=1))
         (tmp / "task.json").write_text(task.model_dump_json(indent=1, exclude_none=True))
         # atomically replace the destination
@@ -706,6 +728,10 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     if progress:
+        for line in derived_log:
+            progress(f"derived probe {line}")
+        for line in guard_lines:
+            progress(line)
         for w in warnings:
             progress(f"warning: {w}")
     return task.bind(out)
