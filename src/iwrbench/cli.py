@@ -617,7 +617,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", action="append", choices=("md", "csv", "json"), help="leaderboard files to write (default: md, csv and json)")
     p.set_defaults(fn=cmd_report)
 
-    p = sub.add_parser("compare", help="two runs of one suite, paired by task: A - B with 95% intervals",
+    p = sub.add_parser("compare", help="two runs of one suite, paired by task: A - B with 95%% intervals",
                        description="Compare two runs of one suite under one protocol, task by task: Final, IFS and "
                                    "VFS of run A minus run B over the tasks both scored, with a paired bootstrap "
                                    "interval (95%, 10,000 resamples, fixed seed), and whether it excludes 0. "
