@@ -84,12 +84,15 @@ def test_two_tasks_give_the_range_of_their_two_finals():
 
 
 def test_the_row_is_recomputed_as_published_on_each_resample():
-    # Final from the means of IFS, LVS and HVS (not from the tasks' Finals): with per-task IFS, LVS and HVS moving
-    # apart the two agree only if the arithmetic is the published one; the point estimate is the leaderboard's
-    results = [_r("m", f"t{k}", 10.0 * k, 100.0 - 9 * k, 5.0 * k) for k in range(10)]
+    # LVS and HVS move apart task by task while VFS = 0.5 LVS + 0.5 HVS stays 50: recomputed from the means of
+    # one draw, VFS never moves (resampling LVS and HVS apart, or bootstrapping VFS from other draws, would);
+    # Final = 0.7 IFS + 0.3 VFS moves with IFS alone, so its interval is IFS's, scaled
+    results = [_r("m", f"t{k}", 10.0 * k, 10.0 * k, 100.0 - 10.0 * k) for k in range(11)]
     row = summarize_results(results, OFFLINE).leaderboard[0]
-    assert row.final_ci.low < row.final < row.final_ci.high
-    assert row.ifs_ci.low < row.ifs < row.ifs_ci.high and row.vfs_ci.low <= row.vfs <= row.vfs_ci.high
+    assert (row.vfs, row.vfs_ci.low, row.vfs_ci.high) == (50.0, 50.0, 50.0)
+    assert row.ifs_ci.low < row.ifs == 50.0 < row.ifs_ci.high
+    assert row.final_ci.low == pytest.approx(0.7 * row.ifs_ci.low + 15, abs=0.011)
+    assert row.final_ci.high == pytest.approx(0.7 * row.ifs_ci.high + 15, abs=0.011)
 
 
 def test_a_large_sample_agrees_with_the_normal_approximation():
