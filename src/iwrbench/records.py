@@ -746,8 +746,9 @@ class Bootstrap(_ReadsLikeJson):
 
 class PairedDifference(_ReadsLikeJson):
     """``model`` minus ``other`` on the tasks both were scored on (``tasks``), with a paired bootstrap interval:
-    each resample draws those tasks once and recomputes both rows on them. ``excludes_zero``: the interval
-    does not contain 0, so the order of the two is not a draw of the tasks. None: fewer than 2 common tasks."""
+    each resample draws those tasks once and recomputes both rows on them (``ci``: None below 2 common tasks).
+    ``excludes_zero``: the interval does not contain 0, so the order of the two is not a draw of the tasks;
+    None below 10 common tasks, too few for the interval to carry that verdict."""
 
     model: str
     other: str
@@ -764,7 +765,8 @@ class PairedDifference(_ReadsLikeJson):
 class ProvenanceGap(_ReadsLikeJson):
     """One model's memorisation gap: Final on ``famous`` tasks (published packages whose code models may have
     read) minus Final on ``novel`` ones (apps written for the suite). The two are different tasks, so each
-    group is resampled on its own (an unpaired bootstrap); None: a group with fewer than 2 scored tasks."""
+    group is resampled on its own (an unpaired bootstrap). ``ci`` None: a group with fewer than 2 scored tasks;
+    ``excludes_zero`` None: a group with fewer than 10."""
 
     model: str
     novel_tasks: int = 0

@@ -170,6 +170,15 @@ def test_pairing_sees_a_small_shift_that_two_separate_intervals_cannot():
     assert d.difference == pytest.approx(3.0) and d.ci.low == pytest.approx(3.0) and d.excludes_zero
 
 
+def test_no_verdict_on_a_difference_over_too_few_tasks():
+    a = [_r("a", f"t{k}", 80.0 + k) for k in range(bootstrap.MIN_VERDICT - 1)]
+    b = [_r("b", f"t{k}", 20.0 + k) for k in range(bootstrap.MIN_VERDICT - 1)]
+    d = bootstrap.paired_difference("a", a, "b", b)
+    assert d.ci.low == d.ci.high == 60.0 and d.excludes_zero is None  # the interval, but no claim from it
+    d = bootstrap.paired_difference("a", a + [_r("a", "x", 80.0)], "b", b + [_r("b", "x", 20.0)])
+    assert d.tasks == bootstrap.MIN_VERDICT and d.excludes_zero is True
+
+
 def test_adjacent_pairs_use_only_the_tasks_both_were_scored_on():
     a = [_r("a", f"t{k}", 80.0) for k in range(6)]
     b = [_r("b", f"t{k}", 20.0) for k in range(4)] + [_r("b", "t4", 0.0, status="judge_error")]
@@ -182,16 +191,19 @@ def test_adjacent_pairs_use_only_the_tasks_both_were_scored_on():
 
 
 def test_the_memorisation_gap_is_famous_minus_novel_with_its_interval():
-    results = ([_r("m", f"n{k}", 20.0, provenance="novel") for k in range(5)]
-               + [_r("m", f"f{k}", 80.0, provenance="famous") for k in range(4)]
-               + _spread("w", 10, 50, 20, seed=5, provenance="novel") + [_r("w", "f0", 50.0, provenance="famous")])
+    results = ([_r("m", f"n{k}", 20.0, provenance="novel") for k in range(12)]
+               + [_r("m", f"f{k}", 80.0, provenance="famous") for k in range(10)]
+               + _spread("w", 10, 50, 20, seed=5, provenance="novel") + [_r("w", "f0", 50.0, provenance="famous")]
+               + [_r("v", f"n{k}", 20.0 + k, provenance="novel") for k in range(12)]
+               + [_r("v", f"f{k}", 80.0 - k, provenance="famous") for k in range(4)])
     s = summarize_results(results, OFFLINE)
-    g, w = sorted(s.memorisation_gap, key=lambda x: x.model)
-    assert (g.model, g.novel_tasks, g.famous_tasks) == ("m", 5, 4)
+    g, v, w = sorted(s.memorisation_gap, key=lambda x: x.model)
+    assert (g.model, g.novel_tasks, g.famous_tasks) == ("m", 12, 10)
     assert (g.novel, g.famous, g.difference) == (20.0, 80.0, 60.0)
     assert (g.ci.low, g.ci.high) == (60.0, 60.0) and g.excludes_zero
-    assert {r.model: r.tasks for r in s.by_tag["provenance"]["novel"]} == {"m": 5, "w": 10}
-    # one famous task: the difference is shown, but no interval and no claim
+    assert {r.model: r.tasks for r in s.by_tag["provenance"]["novel"]} == {"m": 12, "v": 12, "w": 10}
+    # four famous tasks: an interval, but too few for a verdict; one famous task: no interval either
+    assert v.famous_tasks == 4 and v.ci is not None and v.ci.low > 0 and v.excludes_zero is None
     assert (w.model, w.famous_tasks, w.novel_tasks) == ("w", 1, 10)
     assert w.difference is not None and w.ci is None and w.excludes_zero is None
     # a model with tasks of one kind only has no gap

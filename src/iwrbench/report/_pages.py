@@ -13,6 +13,7 @@ from ..errors import IwrError
 from ..generate.frames import task_anchors
 from ..generate.prompt import frame_budget
 from ..models.base import GenerationOptions
+from ..runs.bootstrap import MIN_VERDICT
 from ..records import Action, Check, StepResult, Summary, Task, TaskResult, VisualScores, step_text
 from ._images import ImageStore
 from ._runs import RunSet, Unit
@@ -169,7 +170,7 @@ def _neighbours(summary: Summary) -> str:
     rows = []
     for d in summary.adjacent:
         if d.excludes_zero is None:
-            verdict = '<span class="na">too few tasks</span>'
+            verdict = f'<span class="na" title="fewer than {MIN_VERDICT} common tasks">too few tasks</span>'
         elif d.excludes_zero:
             verdict = '<span class="pass">yes: the order holds</span>'
         else:
@@ -208,7 +209,8 @@ def _provenance(summary: Summary) -> str:
         if g is None:
             cells.append('<td class="n na" colspan="3">needs scored tasks of both kinds</td>')
         else:
-            ex = ('<span class="na">-</span>' if g.excludes_zero is None else
+            ex = (f'<span class="na" title="fewer than {MIN_VERDICT} tasks of one kind">too few tasks</span>'
+                  if g.excludes_zero is None else
                   '<span class="fail">yes</span>' if g.excludes_zero else '<span class="muted">no</span>')
             cells.append(f'<td class="n">{signed(g.difference)}</td><td class="n">{e(ci_text(g.ci))}</td><td>{ex}</td>')
         rows.append(f'<tr data-model="{e(lb.model)}"><td>{e(lb.model)}</td>{"".join(cells)}</tr>')

@@ -15,7 +15,7 @@ import io
 from typing import Any
 
 from ..records import Interval, LeaderboardRow, PairedDifference, ProvenanceGap, Summary
-from ..runs.bootstrap import counting_rule
+from ..runs.bootstrap import MIN_VERDICT, counting_rule
 
 #: (column title, row key) in the order every table shows them
 SCORE_COLUMNS = (("Final", "final"), ("IFS", "ifs"), ("VFS", "vfs"),
@@ -55,7 +55,8 @@ def method_text(summary: Summary) -> str:
     if b is None:
         return "No intervals: this summary was written before iwrbench computed them; `iwr report RUN_DIR` recomputes it."
     return (f"Intervals: {b.level:.0%}, {b.method} ({b.resamples:,} resamples, seed {b.seed}), the row recomputed "
-            f"as published on each resample. {counting_rule(summary.protocol)}.")
+            f"as published on each resample; none below 2 tasks, and no verdict on a difference below {MIN_VERDICT} "
+            f"(too few tasks make the interval too narrow). {counting_rule(summary.protocol)}.")
 
 
 def adjacent_sentence(d: PairedDifference) -> str:
@@ -65,7 +66,8 @@ def adjacent_sentence(d: PairedDifference) -> str:
     where = f"on the {d.tasks} task(s) both were scored on"
     if d.ci is None:
         return f"{d.model} vs {d.other}: Final {signed(d.difference)} {where}; too few for an interval"
-    verdict = ("the interval excludes 0: the order holds" if d.excludes_zero
+    verdict = ("too few tasks for a verdict" if d.excludes_zero is None
+               else "the interval excludes 0: the order holds" if d.excludes_zero
                else "the interval includes 0: not told apart on these tasks")
     return f"{d.model} vs {d.other}: Final {signed(d.difference)} {ci_text(d.ci)} {where}; {verdict}"
 
@@ -75,7 +77,8 @@ def gap_sentence(g: ProvenanceGap) -> str:
             f"{signed(g.difference)}")
     if g.ci is None:
         return f"{head}; too few tasks of one kind for an interval"
-    verdict = "excludes 0" if g.excludes_zero else "includes 0"
+    verdict = ("too few tasks of one kind for a verdict" if g.excludes_zero is None
+               else "excludes 0" if g.excludes_zero else "includes 0")
     return f"{head} {ci_text(g.ci)} ({verdict})"
 
 
@@ -101,13 +104,13 @@ def leaderboard_markdown(summary: Summary) -> str:
         lines += ["", "Neighbours on the leaderboard (Final, paired bootstrap over the tasks both were scored on):", "",
                   "| Model | Next down | n | Difference | 95% CI | Excludes 0 |", "|:--|:--|--:|--:|:--|:--|"]
         for d in summary.adjacent:
-            ex = "-" if d.excludes_zero is None else ("yes" if d.excludes_zero else "no")
+            ex = "too few tasks" if d.excludes_zero is None else ("yes" if d.excludes_zero else "no")
             lines.append(f"| {_md(d.model)} | {_md(d.other)} | {d.tasks} | {signed(d.difference)} | {ci_text(d.ci)} | {ex} |")
     if summary.memorisation_gap:
         lines += ["", "Novel and famous tasks (Final; the memorisation gap = famous - novel, each kind resampled on its own):", "",
                   "| Model | Novel | n | Famous | n | Gap | 95% CI | Excludes 0 |", "|:--|--:|--:|--:|--:|--:|:--|:--|"]
         for g in summary.memorisation_gap:
-            ex = "-" if g.excludes_zero is None else ("yes" if g.excludes_zero else "no")
+            ex = "too few tasks" if g.excludes_zero is None else ("yes" if g.excludes_zero else "no")
             lines.append(f"| {_md(g.model)} | {_f(g.novel)} | {g.novel_tasks} | {_f(g.famous)} | {g.famous_tasks} | "
                          f"{signed(g.difference)} | {ci_text(g.ci)} | {ex} |")
     for tag, groups in summary.by_tag.items():

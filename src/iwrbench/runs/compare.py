@@ -109,9 +109,13 @@ def comparison_text(c: Comparison) -> str:
             if d.ci is None:
                 lines.append(f"{head}  (too few tasks for an interval)")
                 continue
-            verdict = ("A is better" if d.difference > 0 else "B is better") if d.excludes_zero else "not told apart"
-            lines.append(f"{head}  [{d.ci.low:.2f}, {d.ci.high:.2f}]  {verdict}"
-                         + (" (the interval excludes 0)" if d.excludes_zero else " (the interval includes 0)"))
+            if d.excludes_zero is None:
+                verdict = f"too few tasks (under {bootstrap.MIN_VERDICT}) for a verdict"
+            elif d.excludes_zero:
+                verdict = ("A is better" if d.difference > 0 else "B is better") + " (the interval excludes 0)"
+            else:
+                verdict = "not told apart (the interval includes 0)"
+            lines.append(f"{head}  [{d.ci.low:.2f}, {d.ci.high:.2f}]  {verdict}")
         for side, ids in (("A", mc.only_a), ("B", mc.only_b)):
             if ids:
                 shown = ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
