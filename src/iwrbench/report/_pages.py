@@ -137,8 +137,8 @@ def _leaderboard(summary: Summary, colours: dict[str, str], first_unit: dict[str
             + '<th class="n" title="low-level visual">LVS</th><th class="n" title="high-level visual">HVS</th>'
             + '<th class="n" title="leading steps passed / steps, over the scored tasks">Steps passed</th>'
             + '<th class="n" title="scored tasks: what the means and intervals are over">n</th>'
-            + "".join(f"<th class=\"n\" title=\"units with status {e(s)}\">{e(ERROR_TITLES[s])}</th>" for s in ERROR_STATUSES)
-            + "</tr>")
+            + '<th title="units that were not ok, by status (gen. err = generation_error, page err = page_error, '
+              'judge err = judge_error, task err = task_error)">Errors</th></tr>')
     rows = []
     for i, r in enumerate(summary.leaderboard, start=1):
         m = r.model
@@ -152,15 +152,19 @@ def _leaderboard(summary: Summary, colours: dict[str, str], first_unit: dict[str
                          for k in ("low_level_visual", "high_level_visual"))
         share = (r.steps_passed / r.steps_total) if r.steps_total else -1
         cells += f'<td class="n" data-v="{share}">{e(steps_text(r))}</td><td class="n">{r.tasks}</td>'
-        errc = "".join(f'<td class="n{" fail" if errs.get(s) else " muted"}">{errs.get(s, 0)}</td>' for s in ERROR_STATUSES)
+        listed = [f"{ERROR_TITLES[s]} {errs[s]}" for s in ERROR_STATUSES if errs.get(s)]
+        errc = (f'<td class="fail nw" data-v="{sum(errs.values())}">{e(", ".join(listed))}</td>' if listed
+                else '<td class="muted" data-v="0">-</td>')
         rows.append(f'<tr class="model-row{" best" if i == 1 and r.final is not None else ""}" data-model="{e(m)}">'
-                    f'<td class="n">{i}</td><td>{name}</td>{cells}{errc}</tr>')
+                    f'<td class="n">{i}</td><td class="nw">{name}</td>{cells}{errc}</tr>')
     return (f'<div class="wide"><table id="leaderboard" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table></div>'
-            f'<p class="small muted lb-note" id="method">{e(method_text(summary))} '
-            "Steps passed: the leading steps that passed (what IFS counts) over all steps of the scored tasks. "
-            "LVS = low-level visual (OCR and visual similarity), HVS = high-level visual (rubric). "
-            "Errors by status: gen. = generation_error, page = page_error, judge = judge_error (ours), "
-            "task = task_error (a broken task). Also written as leaderboard.md / .csv / .json next to this file.</p>")
+            '<details class="small muted lb-note" id="method"><summary>95% intervals by bootstrap over tasks; n = scored '
+            "tasks; steps passed = leading steps passed / steps</summary>"
+            f"{e(method_text(summary))} Steps passed: the leading steps that passed (what IFS counts) over all steps "
+            "of the scored tasks. LVS = low-level visual (OCR and visual similarity), HVS = high-level visual (rubric). "
+            "Errors by status: gen. err = generation_error, page err = page_error, judge err = judge_error (ours), "
+            "task err = task_error (a broken task). Also written as leaderboard.md / .csv / .json next to this file."
+            "</details>")
 
 
 def _neighbours(summary: Summary) -> str:
@@ -175,15 +179,15 @@ def _neighbours(summary: Summary) -> str:
             verdict = '<span class="pass">yes: the order holds</span>'
         else:
             verdict = '<span class="muted">no: not told apart</span>'
-        rows.append(f'<tr title="{e(adjacent_sentence(d))}"><td>{e(d.model)}</td><td>{e(d.other)}</td>'
+        rows.append(f'<tr title="{e(adjacent_sentence(d))}"><td class="nw">{e(d.model)}</td><td class="nw">{e(d.other)}</td>'
                     f'<td class="n">{d.tasks}</td><td class="n">{signed(d.difference)}</td>'
-                    f'<td class="n">{e(ci_text(d.ci))}</td><td>{verdict}</td></tr>')
+                    f'<td class="n nw">{e(ci_text(d.ci))}</td><td class="nw">{verdict}</td></tr>')
     return ('<div class="lb-part" id="neighbours"><h3>Each model against the next one down</h3>'
             '<div class="wide"><table><thead><tr><th>Model</th><th>Next down</th><th class="n" title="tasks both were '
-            'scored on">n</th><th class="n">Final difference</th><th class="n">95% CI</th><th>Excludes 0</th></tr>'
+            'scored on">n</th><th class="n">Final diff.</th><th class="n">95% CI</th><th>Excludes 0</th></tr>'
             f'</thead><tbody>{"".join(rows)}</tbody></table></div>'
-            '<p class="small muted">Paired bootstrap: each resample draws the tasks both models were scored on and '
-            "recomputes both rows on them. An interval that includes 0 means these tasks cannot tell the two apart.</p></div>")
+            '<p class="small muted">Paired bootstrap over the tasks both were scored on. An interval that includes 0: '
+            "these tasks cannot tell the two apart.</p></div>")
 
 
 def _provenance(summary: Summary) -> str:
@@ -194,41 +198,41 @@ def _provenance(summary: Summary) -> str:
                 "says whether its app is novel (written for the suite) or famous (a published package).</div>")
     gaps = {g.model: g for g in summary.memorisation_gap}
     kinds = [k for k in ("novel", "famous") if k in groups] + [k for k in groups if k not in ("novel", "famous")]
-    head = ("<tr><th>Model</th>" + "".join(f'<th class="n">{e(k)}</th><th class="n">95% CI</th><th class="n">n</th>'
-                                          for k in kinds)
-            + '<th class="n" title="Final on famous tasks minus Final on novel tasks">gap (famous - novel)</th>'
+    head = ("<tr><th>Model</th>" + "".join(f'<th class="n" title="Final on {e(k)} apps (95% interval: hover)">{e(k)}</th>'
+                                          f'<th class="n">n</th>' for k in kinds)
+            + '<th class="n" title="Final on famous tasks minus Final on novel tasks">gap</th>'
               '<th class="n">95% CI</th><th>Excludes 0</th></tr>')
     rows = []
     for lb in summary.leaderboard:
         cells = []
         for k in kinds:
             r = next((x for x in groups[k] if x.model == lb.model), None)
-            cells.append('<td class="n na">-</td><td class="n na">-</td><td class="n">0</td>' if r is None else
-                         f'<td class="n">{f2(r.final)}</td>{_ci_cell(r.final_ci)}<td class="n">{r.tasks}</td>')
+            cells.append('<td class="n na">-</td><td class="n">0</td>' if r is None else
+                         f'<td class="n" title="95% interval {e(ci_text(r.final_ci))}">{f2(r.final)}</td>'
+                         f'<td class="n">{r.tasks}</td>')
         g = gaps.get(lb.model)
         if g is None:
-            cells.append('<td class="n na" colspan="3">needs scored tasks of both kinds</td>')
+            cells.append('<td class="n na nw" colspan="3">needs tasks of both kinds</td>')
         else:
             ex = (f'<span class="na" title="fewer than {MIN_VERDICT} tasks of one kind">too few tasks</span>'
                   if g.excludes_zero is None else
                   '<span class="fail">yes</span>' if g.excludes_zero else '<span class="muted">no</span>')
-            cells.append(f'<td class="n">{signed(g.difference)}</td><td class="n">{e(ci_text(g.ci))}</td><td>{ex}</td>')
-        rows.append(f'<tr data-model="{e(lb.model)}"><td>{e(lb.model)}</td>{"".join(cells)}</tr>')
+            cells.append(f'<td class="n">{signed(g.difference)}</td><td class="n nw">{e(ci_text(g.ci))}</td>'
+                         f'<td class="nw">{ex}</td>')
+        rows.append(f'<tr data-model="{e(lb.model)}"><td class="nw">{e(lb.model)}</td>{"".join(cells)}</tr>')
     return ('<div class="lb-part" id="provenance"><h3>Novel and famous apps</h3>'
             f'<div class="wide"><table><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table></div>'
             '<p class="small muted">Final on apps written for this suite (novel: no model can have read their code) '
-            "and on published packages (famous: models may have read theirs). The memorisation gap is famous minus "
-            "novel; the two are different tasks, so each kind is resampled on its own. A gap that excludes 0 says a "
-            "model does better where it may recall the code; the kinds also differ in other ways (domains, levels), "
-            "so compare models' gaps rather than read one alone.</p></div>")
+            "and on published packages (famous). The memorisation gap = famous - novel, each kind resampled on its "
+            "own. The kinds also differ in domains and levels: compare models' gaps rather than read one alone.</p></div>")
 
 
 def _overall_chart(summary: Summary, models: list[str], colours: dict[str, str]) -> str:
     overall = [(t, {r.model: getattr(r, k) for r in summary.leaderboard}) for t, k in SCORE_COLUMNS]
     cis = {(t, r.model): getattr(r, c) for t, _k, c in CI_COLUMNS for r in summary.leaderboard if getattr(r, c)}
-    svg = grouped_bars(overall, models, colours, title="All tasks (whiskers: 95% intervals)", metric="score",
+    svg = grouped_bars(overall, models, colours, title="All tasks", metric="score",
                        chart_id="chart-overall", compact=True, intervals={k: (v.low, v.high) for k, v in cis.items()})
-    return f'<div class="chart-box">{svg}{_legend(models, colours)}</div>'
+    return f'<div class="chart-box">{svg}</div>'
 
 
 def _legend(models: list[str], colours: dict[str, str]) -> str:
@@ -236,9 +240,10 @@ def _legend(models: list[str], colours: dict[str, str]) -> str:
         f'<span><span class="sw" style="background:{colours[m]}"></span>{e(m)}</span>' for m in models) + "</div>"
 
 
-def _charts(summary: Summary, models: list[str], colours: dict[str, str]) -> str:
+def _charts(summary: Summary, models: list[str], colours: dict[str, str], first: str = "") -> str:
+    """The charts by category, after ``first`` (the overall chart), under one legend."""
     legend = _legend(models, colours)
-    boxes = []
+    boxes = [first] if first else []
     for tag, title in TAG_TITLES.items():
         groups = summary.by_tag.get(tag) or {}
         if not groups:
@@ -258,7 +263,9 @@ def _charts(summary: Summary, models: list[str], colours: dict[str, str]) -> str
 
 
 def _matrix(rs: RunSet, models: list[str], hrefs: dict[tuple[str, str], str]) -> str:
-    head = "<tr><th>Task</th><th>Domain</th><th>Visual</th><th>Interaction</th><th class=\"n\">Actions</th>" + "".join(
+    head = ("<tr><th>Task</th><th>Domain</th><th>Visual</th><th>Interaction</th>"
+            "<th title=\"novel: an app written for the suite; famous: a published package\">Provenance</th>"
+            "<th class=\"n\">Actions</th>") + "".join(
         f"<th class=\"n\">{e(m)}</th>" for m in models) + "</tr>"
     rows = []
     for tid in rs.task_ids:
@@ -281,6 +288,7 @@ def _matrix(rs: RunSet, models: list[str], hrefs: dict[tuple[str, str], str]) ->
                          f'{r.steps_passed}/{r.steps_total} steps">{score}{badge}</a></td>')
         rows.append(f'<tr data-task="{e(tid)}"><td>{e(tid)}</td><td>{e(tags.get("domain", "-"))}</td>'
                     f'<td>{e(tags.get("visual_complexity", "-"))}</td><td>{e(tags.get("interaction_complexity", "-"))}</td>'
+                    f'<td>{e(tags.get("provenance", "-"))}</td>'
                     f'<td class="n">{n}</td>{"".join(cells)}</tr>')
     return (f'<div class="wide"><table id="tasks-table" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}'
             '</tbody></table></div>'
@@ -303,9 +311,9 @@ def index_page(rs: RunSet, summary: Summary, colours: dict[str, str], hrefs: dic
         + (f'<div class="notes" id="notes"><b>Notes</b><ul>{notes}</ul></div>' if notes else "")
         + '<section id="leaderboard-section"><h2>Leaderboard</h2>'
         + _leaderboard(summary, colours, first_unit)
-        + '<div class="lb-wrap">' + _overall_chart(summary, models, colours)
-        + '<div class="lb-side">' + _neighbours(summary) + _provenance(summary) + "</div></div></section>"
-        + f'<section id="charts"><h2>Scores by task category</h2>{_charts(summary, models, colours)}</section>'
+        + '<div class="lb-wrap">' + _provenance(summary) + _neighbours(summary) + "</div></section>"
+        + '<section id="charts"><h2>Scores with their intervals, overall and by task category</h2>'
+        + f'{_charts(summary, models, colours, first=_overall_chart(summary, models, colours))}</section>'
         + f'<section id="tasks"><h2>Results by task</h2>{_matrix(rs, models, hrefs)}</section>'
         + _about(rs)
         + f'<footer class="small muted">Written by iwrbench {e(__version__)} on '

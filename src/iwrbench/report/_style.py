@@ -16,8 +16,9 @@ details.fold{border:1px solid var(--line);border-radius:6px;padding:6px 12px;mar
 details.fold>summary{font-weight:600}
 details.fold ol,details.fold ul{margin:6px 0 2px;padding-left:20px;font-size:12.5px}details.fold li{margin:2px 0}
 td.ci{color:var(--muted);font-size:12px;white-space:nowrap}
-.lb-note{max-width:980px}
-.lb-side{flex:1 1 420px;min-width:0}.lb-part{margin:0 0 12px}.lb-part h3{margin-top:0}
+.lb-note{max-width:1000px;margin:6px 0 10px}.lb-note>summary{font-weight:400}
+.lb-wrap{margin-top:4px}.lb-part{flex:0 1 auto;min-width:0;max-width:100%;margin:0 0 8px}.lb-part h3{margin:0 0 4px}
+.lb-part p{max-width:560px;margin:4px 0 0}
 svg.chart .ci{stroke:#1f2328;stroke-width:1.2;fill:none}
 .pill{display:inline-block;border-radius:999px;padding:1px 9px;font-size:12px;font-weight:600;
 background:#1f6feb;color:#fff;vertical-align:middle}
