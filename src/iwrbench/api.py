@@ -331,18 +331,25 @@ def record(recipe: Any, out: str | Path, *, validate: bool = True, passes: int =
     recipe_obj = recipe if isinstance(recipe, Recipe) else load_recipe(Path(recipe))
     WARNING = "warning: "  # how the recorder says a warning in its progress lines
 
+    started = []
+
+    def start() -> None:  # once recording has begun (a refused `out` says nothing before its error)
+        if cb is not None and not started:
+            started.append(True)
+            cb("start", {"recipe": recipe_obj.id, "actions": len(recipe_obj.actions), "out": str(out)})
+
     def line(message: str) -> None:
         if cb is None:
             return
+        start()
         if message.startswith(WARNING):
             if not mine:
                 cb("warning", {"message": message[len(WARNING):]})
         else:
             cb("step", {"message": message})
 
-    if cb is not None:
-        cb("start", {"recipe": recipe_obj.id, "actions": len(recipe_obj.actions), "out": str(out)})
     done = record_task(recipe_obj, Path(out), validate=validate, passes=passes, force=force, progress=line)
+    start()
     if mine:
         for w in done.warnings:
             warnings.warn(w, RecordingWarning, stacklevel=2)
