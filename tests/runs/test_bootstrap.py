@@ -351,3 +351,15 @@ def test_bench_intervals_prints_the_width_now_and_at_other_sizes(tmp_path, capsy
     r = subprocess.run([sys.executable, str(ROOT / "bench" / "intervals.py"), "--help"], capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 0 and "--sizes" in r.stdout
+
+
+def test_the_python_api_reads_the_intervals(tmp_path):
+    import iwrbench
+
+    run = _run(tmp_path / "run", _spread("a", 12, 60, 15, seed=8) + _spread("b", 12, 20, 15, seed=9))
+    s = iwrbench.EvalSummary.load(run)
+    row = json.loads((run / "summary.json").read_text())["leaderboard"][0]
+    a = s["a"]
+    assert a.final_ci == (row["final_ci"]["low"], row["final_ci"]["high"]) and a.final_ci[0] < a.final < a.final_ci[1]
+    assert a.ifs_ci is not None and a.vfs_ci is not None and (a.steps_passed, a.steps_total) == (12, 24)
+    assert s.raw["adjacent"][0]["model"] == "a" and s.raw["adjacent"][0]["excludes_zero"] is True

@@ -86,6 +86,9 @@ def compare_runs(run_a: Path | str, run_b: Path | str, *, model_a: str | None = 
     return out
 
 
+NAMES = {"final": "Final", "ifs": "IFS", "vfs": "VFS"}
+
+
 def comparison_text(c: Comparison) -> str:
     """``iwr compare``'s output: per pair of models, A, B and A minus B with its interval, and the verdict."""
     from .bootstrap import counting_rule
@@ -93,6 +96,8 @@ def comparison_text(c: Comparison) -> str:
     lines = [f"A = {c.run_a}", f"B = {c.run_b}",
              f"protocol {c.protocol}; " + (f"same suite (hash {c.suite_hash_a}): paired by task" if c.same_suite
                                            else f"different suites ({c.suite_hash_a} vs {c.suite_hash_b})")]
+    if Path(c.run_a).resolve() == Path(c.run_b).resolve():
+        lines.append("note: A and B are the same run folder (every difference is 0)")
     lines += [f"note: {n}" for n in c.notes]
     b = c.bootstrap
     if b is not None:
@@ -103,9 +108,9 @@ def comparison_text(c: Comparison) -> str:
         lines += ["", f"{title}: {mc.tasks} task(s) scored in both runs"]
         for d in mc.differences:
             if d.difference is None:
-                lines.append(f"  {d.metric.upper():5s} no task scored in both runs")
+                lines.append(f"  {NAMES[d.metric]:5s} no task scored in both runs")
                 continue
-            head = f"  {d.metric.upper():5s} A {d.model_score:6.2f}  B {d.other_score:6.2f}  A - B {d.difference:+6.2f}"
+            head = f"  {NAMES[d.metric]:5s} A {d.model_score:6.2f}  B {d.other_score:6.2f}  A - B {d.difference:+6.2f}"
             if d.ci is None:
                 lines.append(f"{head}  (too few tasks for an interval)")
                 continue
