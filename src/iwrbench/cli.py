@@ -396,7 +396,7 @@ def cmd_compare(a: argparse.Namespace) -> int:
     from .runs.compare import compare_runs, comparison_text
 
     c = compare_runs(a.run_a, a.run_b, model_a=a.model_a, model_b=a.model_b, intersection=a.intersection)
-    print(c.model_dump_json(indent=1) if a.json else comparison_text(c), end="" if not a.json else "\n")
+    print(c.model_dump_json(indent=1) if a.json else comparison_text(c).rstrip("\n"))
     return 0
 
 
@@ -627,7 +627,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("run_b", metavar="RUN_B", help="another run folder of the same suite (B)")
     p.add_argument("--model-a", metavar="MODEL", help="the model of RUN_A to compare (default: the models both "
                                                       "runs hold, or the only one)")
-    p.add_argument("--model-b", metavar="MODEL", help="the model of RUN_B to compare (default: as --model-a)")
+    p.add_argument("--model-b", metavar="MODEL", help="the model of RUN_B to compare (default: the model of "
+                                                      "that name, or RUN_B's only model)")
     p.add_argument("--intersection", action="store_true",
                    help="runs of different suites (another suite hash): compare them on the task ids both ran, and "
                         "say so (default: refuse)")

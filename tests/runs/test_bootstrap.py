@@ -319,6 +319,9 @@ def test_compare_names_the_models_when_the_runs_share_none(tmp_path):
     assert (mc.model_a, mc.model_b) == ("y", "z") and mc.differences[0].difference == 20.0
     with pytest.raises(IwrError, match="RUN_B has no results of 'w'"):
         compare_runs(a, b, model_a="x", model_b="w")
+    # one model named: the model of that name in the other run
+    [mc] = compare_runs(a, a, model_a="y").comparisons
+    assert (mc.model_a, mc.model_b) == ("y", "y")
 
 
 # --------------------------------------------------------------------------- bench/intervals.py

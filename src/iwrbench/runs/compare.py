@@ -31,8 +31,8 @@ def _load(path: Path | str) -> tuple[RunDir, object, list[TaskResult]]:
 
 def _pairs(models_a: list[str], models_b: list[str], model_a: str | None, model_b: str | None) -> list[tuple[str, str]]:
     if model_a or model_b:
-        a = model_a or (models_a[0] if len(models_a) == 1 else None)
-        b = model_b or (models_b[0] if len(models_b) == 1 else None)
+        a = model_a or (model_b if model_b in models_a else models_a[0] if len(models_a) == 1 else None)
+        b = model_b or (model_a if model_a in models_b else models_b[0] if len(models_b) == 1 else None)
         if a is None or b is None:
             raise IwrError("name both models: --model-a M (in RUN_A) and --model-b M (in RUN_B)")
         for m, have, which in ((a, models_a, "RUN_A"), (b, models_b, "RUN_B")):
