@@ -19,7 +19,7 @@ def _board(out: Path) -> list[dict]:
 #: two screenshots of one state may differ in a few pixels of anti-aliasing (docs/judge.md): the visual
 #: scores of two runs agree to within this many points, everything else (IFS, counts, errors) exactly
 VISUAL_NOISE = 0.1
-VISUAL_KEYS = ("vfs", "final", "low_level_visual", "high_level_visual")
+VISUAL_KEYS = ("vfs", "final", "low_level_visual", "high_level_visual", "vfs_ci", "final_ci")
 
 
 def _same_board(a: list[dict], b: list[dict]) -> None:
@@ -29,6 +29,8 @@ def _same_board(a: list[dict], b: list[dict]) -> None:
         for k in VISUAL_KEYS:
             if x[k] is None or y[k] is None:
                 assert x[k] is y[k], (x["model"], k, x[k], y[k])
+            elif isinstance(x[k], dict):  # an interval: its ends move with the scores
+                assert all(abs(x[k][e] - y[k][e]) <= VISUAL_NOISE for e in ("low", "high")), (x["model"], k, x[k], y[k])
             else:
                 assert abs(x[k] - y[k]) <= VISUAL_NOISE, (x["model"], k, x[k], y[k])
 
