@@ -13,10 +13,14 @@
 ``evaluate`` takes the options of ``iwr eval`` as keyword arguments, named as the flags are
 (``--max-output-tokens`` -> ``max_output_tokens``; ``--task`` -> ``task``, a list; ``-M`` ->
 ``model_args``, a dict or a list of ``"KEY=VALUE"``; ``--max-cost`` -> ``max_cost``), plus
-``progress``, a callable ``(event, info)`` receiving ``start``, ``unit_start`` and
-``unit_done`` events. It writes the same run folder (resumable, ``retry_errors=True`` as
+``progress``. It writes the same run folder (resumable, ``retry_errors=True`` as
 ``--retry-errors``) and returns an ``EvalSummary`` (summary.json, typed). Errors are
 ``IwrError`` (one line saying what to do), as on the command line.
+
+Progress, the same for ``evaluate`` and ``record``: by default (``progress=None``) a line per step
+on stderr, as ``iwr eval`` / ``iwr record`` print them when not on a terminal; ``progress=False``
+prints nothing; a callable ``(event, info)`` receives the events instead (``evaluate``: ``start``,
+``unit_start``, ``unit_done``; ``record``: ``start``, ``step``, ``warning``, ``done``; ``info`` a dict).
 
 Importing ``iwrbench`` stays light: these functions import the browser and the models only
 when called.
@@ -25,6 +29,7 @@ when called.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -62,7 +67,7 @@ EVAL_OPTIONS: dict[str, str] = {
     "max_cost": "stop new model calls at this many USD",
     "cache_dir": "the response cache folder",
     "model_args": "-M: {key: value} or ['key=value', ...]",
-    "progress": "a callable (event, info)",
+    "progress": "None (default: a line per unit on stderr), False (nothing) or a callable (event, info)",
 }
 
 _GEN_KEYS = ("fps", "max_frames", "max_images", "max_image_side", "max_output_tokens", "prompt_version",
@@ -85,12 +90,24 @@ class ModelScore:
     high_level_visual: float | None
     #: status -> units (generation_error, page_error, judge_error, task_error)
     errors: dict[str, int] = field(default_factory=dict)
+    #: 95% intervals (low, high) by bootstrap over the scored tasks; None below 2 tasks or from an old summary
+    final_ci: tuple[float, float] | None = None
+    ifs_ci: tuple[float, float] | None = None
+    vfs_ci: tuple[float, float] | None = None
+    #: leading steps passed and steps over the scored tasks
+    steps_passed: int | None = None
+    steps_total: int | None = None
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> "ModelScore":
+        def ci(key: str) -> tuple[float, float] | None:
+            v = row.get(key)
+            return None if not v else (v["low"], v["high"])
+
         return cls(model=row["model"], tasks=row["tasks"], final=row["final"], ifs=row["ifs"], vfs=row["vfs"],
                    low_level_visual=row["low_level_visual"], high_level_visual=row["high_level_visual"],
-                   errors=dict(row.get("errors") or {}))
+                   errors=dict(row.get("errors") or {}), final_ci=ci("final_ci"), ifs_ci=ci("ifs_ci"),
+                   vfs_ci=ci("vfs_ci"), steps_passed=row.get("steps_passed"), steps_total=row.get("steps_total"))
 
 
 @dataclass(frozen=True)
@@ -206,33 +223,139 @@ def evaluate(tasks: str | Path, models: str | list[str], out: str | Path, **opti
     """
     from .runs.evaluate import evaluate as _evaluate
 
-    progress: Callable[[str, dict], None] | None = options.pop("progress", None)
+    progress = _progress(options.pop("progress", None), _print_eval)
     cfg = eval_config(tasks, models, out, **options)
     summary = _evaluate(cfg, progress)
     return EvalSummary.from_summary(summary, Path(out))
 
 
+Progress = Callable[[str, dict], None]
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _progress(given: Any, default: Callable[[], Progress]) -> Progress | None:
+    """``None``: the default printer; ``False``: none; a callable (event, info): itself."""
+    if given is None:
+        return default()
+    if given is False:
+        return None
+    if not callable(given):
+        raise IwrError(f"progress must be None (print a line per step), False (print nothing) or a callable "
+                       f"(event, info); got {type(given).__name__}")
+    return given
+
+
+def _print_eval() -> Progress:
+    done = [0, 0]
+
+    def cb(event: str, info: dict) -> None:
+        if event == "start":
+            done[1] = info["todo"]
+            resumed = f" (resuming: {info['total'] - info['todo']} done)" if info.get("resumed") else ""
+            _say(f"evaluating: {info['todo']} unit(s) to do{resumed} -> {info['run']}")
+        elif event == "unit_done":
+            done[0] += 1
+            r = info.get("result")
+            what = f"{info['model']} / {info['task']}"
+            if r is not None:
+                what += f": {r.status}" + (f" Final {r.final:.1f}" if r.final is not None else "")
+            _say(f"  [{done[0]}/{done[1]}] {what}")
+
+    return cb
+
+
+def _print_record() -> Progress:
+    def cb(event: str, info: dict) -> None:
+        if event == "start":
+            _say(f"recording {info['recipe']} ({info['actions']} action(s)) -> {info['out']}")
+        elif event == "step":
+            _say(f"  {info['message']}")
+        elif event == "done":
+            checked = (f"oracle replay IFS {info['oracle_ifs']:.0f}" if info["validated"] else "not validated")
+            _say(f"wrote {info['out']}: {info['actions']} action(s); {checked}")
+        # warnings are issued as RecordingWarning (the warnings module shows them)
+
+    return cb
+
+
+def _one_argument(fn: Callable) -> bool:
+    """A callable taking one line (``progress=lines.append``, as iwrbench 0.3's ``record`` called it)."""
+    import inspect
+
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return False
+    try:
+        sig.bind("line", {})
+        return False
+    except TypeError:
+        try:
+            sig.bind("line")
+            return True
+        except TypeError:
+            return False
+
+
 def record(recipe: Any, out: str | Path, *, validate: bool = True, passes: int = 2, force: bool = False,
-           progress: Callable[[str], None] | None = None):
+           progress: Any = None):
     """Record ``recipe`` (a recipe file's path, or a loaded ``Recipe``) into the task folder ``out``
     (as ``iwr record``) and return the ``Task``, bound to ``out``.
 
     ``validate`` (default on) replays the recorded task on its source first and writes nothing
     unless it scores IFS 100 with matching checkpoints (it needs the recipe's file: a ``Recipe``
     built in code can only be recorded with ``validate=False``). ``force`` replaces an existing
-    non-empty ``out``. ``progress`` receives each step's line and each warning (``"warning: ..."``);
-    without it, each warning (a `url:` source, a blocked request, a quoted text the source does not
-    show ...) is issued as a Python ``RecordingWarning``. They are also in the task's
-    reference/record.json.
+    non-empty ``out``. ``progress``, as for ``evaluate``: by default a line per step on stderr
+    (``recording ...``, ``step 3/8: Click the 'Next' button``, ``validating ...``, ``wrote ...``);
+    ``False`` prints nothing; a callable ``(event, info)`` gets ``start`` {recipe, actions, out},
+    ``step`` {message}, ``warning`` {message} and ``done`` {out, actions, validated, oracle_ifs,
+    warnings} instead (a one-argument callable still gets each line, warnings as ``"warning: ..."``).
+    Unless a callable takes them, warnings (a `url:` source, a blocked request, a quoted text the
+    source does not show ...) are issued as Python ``RecordingWarning``s. They are also in the
+    task's reference/record.json.
     """
     import warnings
 
+    from .record.recipe import Recipe, load_recipe
     from .validate.make import record_task
 
-    done = record_task(recipe, Path(out), validate=validate, passes=passes, force=force, progress=progress)
-    if progress is None:
+    if progress is not None and progress is not False and callable(progress) and _one_argument(progress):
+        lines = progress  # iwrbench 0.3: each line, warnings as "warning: ..."
+        done = record_task(recipe, Path(out), validate=validate, passes=passes, force=force, progress=lines)
+        return done.task
+    cb = _progress(progress, _print_record)
+    mine = progress is None or progress is False  # warnings go to the warnings module unless a callable takes them
+    recipe_obj = recipe if isinstance(recipe, Recipe) else load_recipe(Path(recipe))
+    WARNING = "warning: "  # how the recorder says a warning in its progress lines
+
+    started = []
+
+    def start() -> None:  # once recording has begun (a refused `out` says nothing before its error)
+        if cb is not None and not started:
+            started.append(True)
+            cb("start", {"recipe": recipe_obj.id, "actions": len(recipe_obj.actions), "out": str(out)})
+
+    def line(message: str) -> None:
+        if cb is None:
+            return
+        start()
+        if message.startswith(WARNING):
+            if not mine:
+                cb("warning", {"message": message[len(WARNING):]})
+        else:
+            cb("step", {"message": message})
+
+    done = record_task(recipe_obj, Path(out), validate=validate, passes=passes, force=force, progress=line)
+    start()
+    if mine:
         for w in done.warnings:
             warnings.warn(w, RecordingWarning, stacklevel=2)
+    if cb is not None:
+        cb("done", {"out": str(done.out), "actions": len(done.task.action_sequence), "validated": done.validated,
+                    "oracle_ifs": done.oracle_ifs, "warnings": list(done.warnings)})
     return done.task
 
 

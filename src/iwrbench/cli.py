@@ -69,49 +69,10 @@ class _Bar:
 
 
 def print_leaderboard(summary: "Summary | dict", title: str = "Leaderboard", console: Any = None) -> None:
-    """The leaderboard as a rich table. A model's name is never cut short: when the console is too
-    narrow for it, the table first drops its vertical rules, then lists the errors under the table
-    instead of in a column, and only a name longer than all the room left folds onto several lines
-    (every character kept)."""
-    from rich import box
-    from rich.table import Table
+    """The leaderboard as a rich table, with its intervals (``report._terminal``)."""
+    from .report._terminal import print_leaderboard as show
 
-    con = console or _console()
-
-    def f(x: Any) -> str:
-        return "-" if x is None else f"{x:.2f}"
-
-    head = ["model", "Final", "IFS", "VFS", "LVS", "HVS", "tasks"]
-    from .records import Summary
-
-    board = Summary.model_validate(summary).leaderboard
-    rows = [[r.model, f(r.final), f(r.ifs), f(r.vfs), f(r.low_level_visual), f(r.high_level_visual), str(r.tasks)]
-            for r in board]
-    errors = [", ".join(f"{k} {v}" for k, v in r.errors.items()) for r in board]
-    name_w = max(len(x) for x in [head[0], *(r[0] for r in rows)])
-    numbers_w = sum(max(len(x) for x in [h, *(r[k] for r in rows)]) for k, h in enumerate(head) if k > 0)
-    # the errors column wraps between its items, never inside one
-    errors_w = max(len(x) for x in ["errors", *(e for es in errors for e in es.split(", "))])
-    for compact, in_column in ((False, True), (True, True), (True, False)):
-        n = len(head) + in_column
-        # rules and padding: boxed 3 a column + 1; compact (no vertical rules, padding collapsed) 2 a column
-        room = con.width - numbers_w - (errors_w if in_column else 0) - (2 * n if compact else 3 * n + 1)
-        if name_w <= room:
-            break
-    t = Table(title=f"{title} ({summary.get('protocol')}, {summary.get('tasks')} tasks)",
-              **({"box": box.SIMPLE_HEAD, "collapse_padding": True, "pad_edge": False} if compact else {}))
-    t.add_column("model", width=min(name_w, max(room, 8)), overflow="fold")  # a set width is never shrunk
-    for col in head[1:]:
-        t.add_column(col, justify="right", no_wrap=True)
-    if in_column:
-        t.add_column("errors", overflow="fold")
-    for row, errs in zip(rows, errors):
-        t.add_row(*row, *([errs or "-"] if in_column else []))
-    con.print(t)
-    if not in_column:
-        for row, errs in zip(rows, errors):
-            if errs:
-                con.print(f"errors of {row[0]}: {errs}", markup=False, highlight=False)
+    show(summary, title=title, console=console or _console())
 
 
 # --------------------------------------------------------------------------- commands
@@ -431,6 +392,14 @@ def cmd_report(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compare(a: argparse.Namespace) -> int:
+    from .runs.compare import compare_runs, comparison_text
+
+    c = compare_runs(a.run_a, a.run_b, model_a=a.model_a, model_b=a.model_b, intersection=a.intersection)
+    print(c.model_dump_json(indent=1) if a.json else comparison_text(c).rstrip("\n"))
+    return 0
+
+
 def cmd_prompt(a: argparse.Namespace) -> int:
     from .generate.export import export_request
     from .models.base import GenerationOptions
@@ -576,10 +545,24 @@ ORACLE_RECIPES_HELP = ("recipes for the oracle of tasks recorded elsewhere: a fo
                        "served from the recipe whose id is the task's, never from the task folder")
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser: an argument it does not know is its own error, with its own usage line.
+
+    argparse lets a subcommand pass unknown arguments up to the top-level parser, which then prints
+    ``usage: iwr [-h] [--version] COMMAND ...`` instead of the subcommand's (``iwr validity --bogus``).
+    Every subparser is made of this class (``parser_class`` is inherited by nested subcommands)."""
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        ns, extra = super().parse_known_args(args, namespace)
+        if extra:
+            self.error(f"unrecognized arguments: {' '.join(extra)}")
+        return ns, extra
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="iwr", description="iwrbench: rebuild interactive web pages from video, and judge them.")
     ap.add_argument("--version", action="version", version=f"iwrbench {__version__}")
-    sub = ap.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+    sub = ap.add_subparsers(dest="cmd", required=True, metavar="COMMAND", parser_class=_CommandParser)
 
     p = sub.add_parser("record", help="record a recipe into a task folder")
     p.add_argument("recipe", help="the recipe file (YAML; format in docs/recipes.md)")
@@ -633,6 +616,25 @@ def build_parser() -> argparse.ArgumentParser:
                                                   "<stem>_files/ beside it (default RUN_DIR/report.html)")
     p.add_argument("--format", action="append", choices=("md", "csv", "json"), help="leaderboard files to write (default: md, csv and json)")
     p.set_defaults(fn=cmd_report)
+
+    p = sub.add_parser("compare", help="two runs of one suite, paired by task: A - B with 95%% intervals",
+                       description="Compare two runs of one suite under one protocol, task by task: Final, IFS and "
+                                   "VFS of run A minus run B over the tasks both scored, with a paired bootstrap "
+                                   "interval (95%, 10,000 resamples, fixed seed), and whether it excludes 0. "
+                                   "Models of the same name are compared; when each run holds one model, those "
+                                   "two. Runs made on different suites are refused unless --intersection.")
+    p.add_argument("run_a", metavar="RUN_A", help="a run folder (A)")
+    p.add_argument("run_b", metavar="RUN_B", help="another run folder of the same suite (B)")
+    p.add_argument("--model-a", metavar="MODEL", help="the model of RUN_A to compare (default: the models both "
+                                                      "runs hold, or the only one)")
+    p.add_argument("--model-b", metavar="MODEL", help="the model of RUN_B to compare (default: the model of "
+                                                      "that name, or RUN_B's only model)")
+    p.add_argument("--intersection", action="store_true",
+                   help="runs of different suites (another suite hash): compare them on the task ids both ran, and "
+                        "say so (default: refuse)")
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON (`iwr schema comparison`; "
+                                                       "default: text)")
+    p.set_defaults(fn=cmd_compare)
 
     p = sub.add_parser("suite", help="bundled suites: build, path, list, stats, table",
                        description="The suites bundled with iwrbench (recipes in src/iwrbench/suites/NAME/), built "

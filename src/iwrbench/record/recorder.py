@@ -45,6 +45,7 @@ from ..records import (
     RecordingDetails,
     Target,
     Task,
+    step_text,
 )
 from ..sources import ResolvedSource, resolve_source
 from .assets import AssetSniffer, render_composites, write_assets
@@ -244,8 +245,11 @@ async def _do(page: Any, i: int, a: RecipeAction, el: Any, tl: Timeline, viewpor
         await type_into(el, a.text or "", clear=a.clear, delay_ms=TYPE_DELAY_MS if full else 0)
 
 
-async def _crop(el: Any, path: Path, vp: tuple[int, int], box: dict) -> None:
-    """A picture of the target as it looked when acted on (for the judge's appearance rung)."""
+async def _crop(page: Any, path: Path, vp: tuple[int, int], box: dict) -> None:
+    """A picture of the target as it looked when acted on (for the judge's appearance rung), cut out of a
+    viewport screenshot. Not ``locator.screenshot()``: Chromium takes a clipped screenshot by emulating a
+    viewport of the clip's size, and the screencast recording the video sends a frame of that emulated view,
+    which the video then showed as a full-screen zoom on the target (the element hovered or clicked next)."""
     if not box or box["width"] < 2 or box["height"] < 2:
         return
     if box["width"] * box["height"] > MAX_CROP_SHARE * vp[0] * vp[1]:
@@ -253,9 +257,19 @@ async def _crop(el: Any, path: Path, vp: tuple[int, int], box: dict) -> None:
     if box["x"] < 0 or box["y"] < 0 or box["x"] + box["width"] > vp[0] or box["y"] + box["height"] > vp[1]:
         return
     try:
-        await el.screenshot(path=str(path), animations="disabled", caret="hide", timeout=3000)
+        png = await page.screenshot(full_page=False, animations="disabled", caret="hide", timeout=3000, scale="css")
     except Exception:
-        pass
+        return
+    import io
+    import math
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as shot:
+        x0, y0 = math.floor(box["x"]), math.floor(box["y"])
+        x1 = min(shot.width, math.ceil(box["x"] + box["width"]))
+        y1 = min(shot.height, math.ceil(box["y"] + box["height"]))
+        shot.crop((x0, y0, x1, y1)).save(path)
 
 
 async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: list[RecipeAction], *, full: bool,
@@ -309,7 +323,7 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
             for i, a in enumerate(actions, start=1):
                 t_step = time.monotonic()
                 if progress:
-                    progress(f"{label}step {i}/{n}: {a.type} {a.description[:60]}")
+                    progress(f"{label}step {i}/{n}: {step_text(a.type, a.description)[:80]}")
                 el = await _locate(page, i, a.target) if a.target else None
                 target = None
                 if el is not None:
@@ -326,7 +340,7 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                                     selector=a.target)
                     if full and tmp is not None:
                         (tmp / "targets").mkdir(exist_ok=True)
-                        await _crop(el, tmp / "targets" / f"step_{i}.png", vp, b)
+                        await _crop(page, tmp / "targets" / f"step_{i}.png", vp, b)
                 options: list[str] = []
                 if el is not None and a.type == "Select":
                     try:
