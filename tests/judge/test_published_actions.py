@@ -9,7 +9,7 @@ import pytest
 
 from iwrbench.browser.core import new_context
 from iwrbench.browser.server import StaticServer
-from iwrbench.judge.act import execute, execute_published
+from iwrbench.browser.player import JUDGE, PUBLISHED, play
 from iwrbench.records import Action
 
 PAGE = """<!doctype html><html><body style="margin:0">
@@ -43,6 +43,14 @@ async def opened(browser, site, *, deterministic=False):
 
 def act(kind: str, **params) -> Action:
     return Action(type=kind, parameters={"description": "x", **params})
+
+
+async def execute_published(page, action, handle):
+    return await play(page, action, handle, (800, 600), PUBLISHED)
+
+
+async def execute(page, action, handle, viewport):
+    return await play(page, action, handle, viewport, JUDGE)
 
 
 async def test_published_scroll_needs_the_window_to_move(browser, site):

@@ -17,12 +17,12 @@ from typing import Any, Awaitable, Callable
 from ..browser.core import new_context, off_origin
 from ..browser.dom import ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import PageBundle, host
+from ..browser.player import for_protocol, play, wait_idle
 from ..browser.settle import RequestTracker, run_clock, settle, screenshot
 from ..browser.view import read_view
 from ..errors import InfraError
 from ..protocols import Protocol
 from ..records import Action, AssertionResult, Evidence, EvidenceResult, ProbeResult, StepResult, Task
-from .act import execute
 from ..checks.change import required as change_required
 from ..checks.author import evaluate_all
 from ..checks.evidence import decides, judge_change, judge_still, judge_texts, judge_typed, pinned
@@ -424,7 +424,7 @@ class _Trajectory:
             try:
                 handle, note = await asyncio.wait_for(
                     _step(page, action, res, self.task.viewport, self.protocol, limits, self.llm_grounder,
-                          crop=crop, screenshot_png=before_png),
+                          crop=crop, screenshot_png=before_png, tracker=self.tracker),
                     timeout=limits.action_s)
             except asyncio.TimeoutError:
                 if getattr(self.llm_grounder, "cancelled", False):  # the model was slow, not the page
@@ -621,10 +621,12 @@ async def _acted_state(handle: Any | None) -> dict | None:
 
 async def _step(page: Any, action: Action, res: StepResult, vp: tuple[int, int], protocol: Protocol,
                 limits: Limits, llm_grounder: LlmGrounder | None, *, crop: Any = None,
-                screenshot_png: bytes | None = None) -> tuple[Any | None, str | None]:
+                screenshot_png: bytes | None = None, tracker: Any = None) -> tuple[Any | None, str | None]:
     """Ground and execute one action; returns the acted-on element and a note."""
     handle = None
+    rules = for_protocol(protocol.actions)
     if action.type in NEEDS_TARGET:
+        await wait_idle(page, tracker, rules, action)
         g = await ground(page, action, vp, llm=llm_grounder if protocol.llm_grounding else None,
                          crop=crop, screenshot=screenshot_png)
         res.grounding = g.grounding
@@ -633,8 +635,7 @@ async def _step(page: Any, action: Action, res: StepResult, vp: tuple[int, int],
             res.executed = False
             res.error = "no element matches the description"
             return None, None
-    outcome = await execute(page, action, handle, vp, timeout_ms=int(limits.action_s * 1000),
-                            published=protocol.actions == "published")
+    outcome = await play(page, action, handle, vp, rules, timeout_ms=int(limits.action_s * 1000))
     res.executed = outcome.executed
     res.error = outcome.error
     return handle, outcome.note

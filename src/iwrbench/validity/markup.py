@@ -1868,10 +1868,10 @@ async def drive(browser: Any, task: Any, recipe: Any, url: str, origins: set[str
     """Drive ``recipe`` on ``url`` like the recorder (mouse moves, typing, settle rule, screenshot
     after each action); ``hold`` adds the recorder's pauses between actions."""
     from ..browser.core import new_context
+    from ..browser.player import RECORDER, Trace, locate, play
     from ..browser.settle import RequestTracker, screenshot, settle
     from ..errors import RecordError
     from ..record import recorder as rec
-    from ..record.video import Timeline
 
     t0 = time.monotonic()
     shots_dir.mkdir(parents=True, exist_ok=True)
@@ -1880,7 +1880,7 @@ async def drive(browser: Any, task: Any, recipe: Any, url: str, origins: set[str
     vp = (recipe.viewport.width, recipe.viewport.height)
     ctx, _net = await new_context(browser, vp, allowed_origins=origins, seed=recipe.seed,
                                   freeze_time=recipe.freeze_time)
-    tl = Timeline()
+    tl = Trace()
 
     def stop(i: int, why: str) -> None:
         res.stop_at, res.stop_reason = i, why
@@ -1908,16 +1908,15 @@ async def drive(browser: Any, task: Any, recipe: Any, url: str, origins: set[str
             if a.target:
                 sel = rw.playwright_selector(a.target)
                 try:
-                    el = await rec._locate(page, i, sel)
+                    el = await locate(page, i, sel)
                 except RecordError as e:
                     stop(i, f"{e}" + (f" (mapped from {a.target!r})" if sel != a.target else ""))
                     break
                 with contextlib.suppress(Exception):
                     await el.scroll_into_view_if_needed(timeout=3000)
-            try:
-                await rec._do(page, i, a, el, tl, vp, True)
-            except Exception as e:
-                stop(i, f"step {i}: {a.type} failed: {str(e).splitlines()[0] if str(e) else e}")
+            done = await play(page, a.action, el, vp, RECORDER, trace=tl, step=i)
+            if not done.executed:
+                stop(i, f"step {i}: {a.type} failed: {done.reason(a.type)}")
                 break
             res.reached = i
             rep = await settle(page, tracker, timeout_ms=rec.SETTLE_TIMEOUT_MS)

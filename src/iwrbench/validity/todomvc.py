@@ -177,13 +177,10 @@ def task_from_recipe(path: str | Path) -> Any:
     """A task's actions straight from its recipe, not recorded (no targets, checks, video or
     checkpoints): all the probe needs, so the truth can be had without a recording."""
     from ..record.recipe import load_recipe
-    from ..records import Action, ActionParameters, RecordingDetails, Task
+    from ..records import RecordingDetails, Task
 
     r = load_recipe(path)
-    acts = [Action(type=a.type, visual_evaluation_flag=a.visual, logical_assertion=a.assertion,
-                   parameters=ActionParameters(description=a.description, text=a.text, key=a.key, value=a.value,
-                                               direction=a.direction))
-            for a in r.actions]
+    acts = [a.action for a in r.actions]
     rd = RecordingDetails(resolution=f"{r.viewport.width}x{r.viewport.height}", seed=r.seed, freeze_time=r.freeze_time)
     return Task(id=r.id, recording_details=rd, action_sequence=acts).bind(Path(path).resolve().parent)
 
