@@ -251,6 +251,24 @@ class RecordingDetails(_Open):
     environment: str | None = None
     fps: float | None = None
     duration_s: float | None = None
+    #: the recipe's seed: the judged page's Math.random is seeded with it (offline protocols), as the recording's was
+    seed: int | None = None
+    #: the recipe's ISO time the page's clock started at (None: the judge's own start); the judge starts the
+    #: judged page's clock there too (offline protocols; the published one runs a plain browser)
+    freeze_time: str | None = None
+
+    @field_validator("freeze_time")
+    @classmethod
+    def _iso(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        from datetime import datetime
+
+        try:
+            datetime.fromisoformat(v.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError(f"freeze_time must be an ISO time (2026-01-01T09:00:00Z), got {v[:40]!r}") from None
+        return v
 
     @field_validator("resolution", mode="before")
     @classmethod

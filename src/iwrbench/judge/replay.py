@@ -170,15 +170,15 @@ async def replay(
     steps: list[StepResult] = []
     shots: dict[int, Path] = {}
     out = Replay(steps=steps, shots=shots)
-    extra = dict(task.recording_details.model_extra or {})
-    if protocol.page_setup == "published":
-        extra.pop("freeze_time", None)  # a plain browser: the page's clock is the machine's
-    page_seed = int(extra.get("seed") or seed)
+    rd = task.recording_details
+    # a plain browser under the published protocol: the page's clock is the machine's
+    freeze = None if protocol.page_setup == "published" else rd.freeze_time
+    page_seed = rd.seed or seed
     with host(bundle, task.assets_dir) as (url, origins):
         out.url = url
         run = _Trajectory(task, task.action_sequence, url, origins, shots_dir, protocol, limits, llm_grounder,
                           assertion_judge, on_shot, inferred or {}, shots, prefix="")
-        err, events, blocked = await _in_context(browser, task, origins, page_seed, extra, limits, run, steps)
+        err, events, blocked = await _in_context(browser, task, origins, page_seed, freeze, limits, run, steps)
         out.page_error = err
         out.events, out.blocked = events, blocked
         if protocol.assertions == "mllm":
@@ -197,7 +197,7 @@ async def replay(
                 pdir.mkdir(parents=True, exist_ok=True)
                 prun = _Trajectory(task, probe.actions, url, origins, pdir, protocol, limits, llm_grounder,
                                    assertion_judge, None, {}, {}, prefix=f"probe {probe.name}: ")
-                perr, pev, pbl = await _in_context(browser, task, origins, page_seed, extra, limits, prun, pr.steps)
+                perr, pev, pbl = await _in_context(browser, task, origins, page_seed, freeze, limits, prun, pr.steps)
                 for k, v in pev.items():
                     out.events[f"probe_{k}"] = out.events.get(f"probe_{k}", 0) + v
                 for h, n in pbl.items():
@@ -269,12 +269,12 @@ def _lead(steps: list[StepResult]) -> int:
     return n
 
 
-async def _in_context(browser: Any, task: Task, origins: set[str], seed: int, extra: dict, limits: Limits,
+async def _in_context(browser: Any, task: Task, origins: set[str], seed: int, freeze_time: str | None, limits: Limits,
                       run: "_Trajectory", steps: list[StepResult]) -> tuple[str | None, dict[str, int], dict[str, int]]:
     """Run one trajectory in a fresh context; returns (page error, events, blocked requests)."""
     try:
         ctx, net = await new_context(browser, task.viewport, allowed_origins=origins, seed=seed,
-                                     freeze_time=extra.get("freeze_time"), virtual_time=run.protocol.virtual_clock,
+                                     freeze_time=freeze_time, virtual_time=run.protocol.virtual_clock,
                                      deterministic=run.protocol.page_setup != "published")
     except Exception as e:
         raise InfraError(f"cannot open a browser context: {_short(e)}") from None

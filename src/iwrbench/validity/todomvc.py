@@ -523,15 +523,14 @@ async def probe(browser: Any, root: Path, entry: str, task: Any, shots_dir: Path
     from ..browser.settle import screenshot
 
     ops = ops if ops is not None else spec_for(task)
-    extra = task.recording_details.model_extra or {}
     res = ProbeResult(truth=None)
     if shots_dir is not None:
         shots_dir.mkdir(parents=True, exist_ok=True)
     with StaticServer({"/": root}) as srv:
         try:
             ctx, _net, page, tracker, watch = await _open(
-                browser, srv.url(entry), srv.origin, task.viewport, seed=int(extra.get("seed") or 1),
-                freeze_time=extra.get("freeze_time"))
+                browser, srv.url(entry), srv.origin, task.viewport, seed=task.recording_details.seed or 1,
+                freeze_time=task.recording_details.freeze_time)
         except Exception as e:
             res.error = f"the page did not load: {_short(e)}"
             return res
