@@ -600,6 +600,9 @@ class TaskResult(_Closed):
     generation: GenerationInfo | None = None
     attempts: int = 1
     duration_s: float = 0.0
+    #: the unit's log in the run folder (relative path, ``logs/<model>/<task_id>.log``): the traceback of every
+    #: exception the unit ended or retried on (None: nothing was raised)
+    log: str | None = None
 
 
 # --------------------------------------------------------------------------- the run folder

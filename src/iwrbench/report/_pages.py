@@ -505,6 +505,16 @@ def _raw_reply(unit: Unit) -> str:
             f'<pre class="code"><code>{e(text[:CODE_LIMIT])}</code></pre></details>')
 
 
+def _log(unit: Unit) -> str:
+    """The unit's log (the tracebacks it ended or retried on), open under its error."""
+    text = unit.run.log_text(unit.result)
+    if text is None:
+        return ""
+    cut = f" (first {CODE_LIMIT:,} of {len(text):,} characters)" if len(text) > CODE_LIMIT else ""
+    return (f'<details id="unit-log"><summary>Traceback: {e(unit.result.log or "")}{cut}</summary>'
+            f'<pre class="code"><code>{e(text[:CODE_LIMIT])}</code></pre></details>')
+
+
 def _generation_line(unit: Unit) -> str:
     g = unit.result.generation
     if g is None:
@@ -589,7 +599,7 @@ def unit_page(unit: Unit, task: Task | None, store: ImageStore, *, label_dir: st
         f'<nav class="models small">Models on this task: {sib}</nav>'
         f'<p class="small muted">{e(tags)}{" · source " + e(src) if src else ""} · protocol {e(r.protocol)} · '
         f'run {e(unit.run.path)}</p>'
-        f"{err}<div class=\"scores\">{scores}</div>{_generation_line(unit)}{blocked}"
+        f"{err}{_log(unit)}<div class=\"scores\">{scores}</div>{_generation_line(unit)}{blocked}"
         f'<section id="timeline-section"><h2>Step timeline</h2>{_timeline(unit, task)}'
         '<p class="small muted">IFS counts the leading steps that executed and passed their assertion; '
         "a green edge marks them, a red edge the step where the count stops.</p></section>"
