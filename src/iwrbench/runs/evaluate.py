@@ -31,13 +31,11 @@ from ..records import RunSpec, Summary, Task
 from ..tasks import load_suite, suite_hash
 from .config import EvalConfig
 from .progress import Progress, RunStarted, UnitDone, UnitStarted, emit
+from .options import RUNTIME_OPTIONS  # noqa: F401 (re-exported: the options recorded apart)
 from .rundir import RunDir
 from .summary import summarize
 from .unit import BrowserBox, make_components, one_line, resolve_models, run_unit  # noqa: F401 (re-exported)
 
-
-#: generation options that change how a run goes, not what a model is sent (not compared on resume)
-RUNTIME_OPTIONS = {"concurrency", "timeout_s", "retries", "max_cost_usd", "dry_run", "cache_dir"}
 
 
 #: the results ``--retry-errors`` redoes: no usable page from the model, or our own judging failed
