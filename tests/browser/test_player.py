@@ -51,11 +51,10 @@ def site(tmp_path: Path) -> Path:
 
 
 @asynccontextmanager
-async def opened(browser, site: Path, html: str | None = None):
-    if html is not None:
-        (site / "index.html").write_text(html)
+async def opened(browser, site: Path, *, deterministic: bool = True):
+    """The site's page in a context of the given kind (offline@2's, or the published plain browser)."""
     with StaticServer({"/": site}) as s:
-        ctx, _ = await new_context(browser, VP, allowed_origins={s.origin})
+        ctx, _ = await new_context(browser, VP, allowed_origins={s.origin}, deterministic=deterministic)
         try:
             page = await ctx.new_page()
             await page.goto(s.url("index.html"))
@@ -203,14 +202,98 @@ async def test_idle_before_ground_waits_for_the_network(browser, site):
             await asyncio.sleep(1.0)
             await route.fulfill(body="ok")
 
-        await page.route("**/slow", slow)
+        await page.route("**/slow-*", slow)
         waiting = dataclasses.replace(PUBLISHED, name="waiting", idle_before_ground_ms=500)
-        for rules, at_least, at_most in ((PUBLISHED, 0.0, 0.3), (waiting, 1.2, 5.0)):
-            await page.evaluate("fetch('/slow')")
-            while not tracker.inflight:  # the request is under way (its event may come late on a busy machine)
+        for k, (rules, at_least, at_most) in enumerate(((PUBLISHED, 0.0, 0.3), (waiting, 1.0, 8.0))):
+            while tracker.inflight:  # the last round's request is done
+                await asyncio.sleep(0.05)
+            await page.evaluate(f"() => {{ fetch('/slow-{k}'); }}")  # not awaited in the page
+            while not any(r.url.endswith(f"/slow-{k}") for r in tracker.inflight):  # its event may come late
                 await asyncio.sleep(0.01)
             t0 = time.monotonic()
             await wait_idle(page, tracker, rules, act("Click"))
             took = time.monotonic() - t0
             assert at_least <= took <= at_most, (rules.name, took)
-            await asyncio.sleep(1.2)  # the request of this round is done
+
+
+# --------------------------------------------------------------------------- the published judge's actions and page
+# Scroll counts the window only, Type does not check the field, Hover and Select are not its actions, a covered
+# button is clicked by script, and the page runs as in a plain browser (no reduced motion, Math.random its own).
+
+PUBLISHED_PAGE = """<!doctype html><html><body style="margin:0">
+<div id="inner" style="height:400px;overflow-y:auto;border:1px solid">
+  <div style="height:3000px">a tall list inside a box</div></div>
+<input id="name" maxlength="3" placeholder="Name">
+<button id="go" onclick="document.body.dataset.clicked = 'yes'" style="position:relative">Go</button>
+<div style="position:fixed;left:0;top:0;width:100vw;height:100vh" id="veil"></div>
+<select id="pick"><option>One</option><option>Two</option></select>
+</body></html>"""
+
+
+
+
+@pytest.fixture
+def published_site(tmp_path: Path) -> Path:
+    (tmp_path / "index.html").write_text(PUBLISHED_PAGE)
+    return tmp_path
+
+
+async def execute_published(page, action, handle):
+    return await play(page, action, handle, VP, PUBLISHED)
+
+
+async def execute(page, action, handle, viewport):
+    return await play(page, action, handle, viewport, JUDGE)
+
+
+async def test_published_scroll_needs_the_window_to_move(browser, published_site):
+    async with opened(browser, published_site, deterministic=False) as page:
+        # the page itself does not scroll (it fits the window); only the tall box inside it can
+        await page.evaluate("document.getElementById('veil').remove()")
+        await page.focus("#inner")
+        out = await execute_published(page, act("Scroll", direction="down"), None)
+        assert not out.executed and "did not scroll" in out.error
+        assert await page.evaluate("document.getElementById('inner').scrollTop") > 0  # the box did move
+        # the project's own rule counts the box
+        await page.evaluate("document.getElementById('inner').scrollTop = 0")
+        assert (await execute(page, act("Scroll", direction="down"), None, VP)).executed
+
+
+async def test_published_scroll_moves_the_window_down_half_a_window(browser, published_site):
+    (published_site / "index.html").write_text("<!doctype html><body style='margin:0'><div style='height:5000px'>long</div>")
+    async with opened(browser, published_site, deterministic=False) as page:
+        out = await execute_published(page, act("Scroll", direction="up"), None)  # the direction is ignored
+        assert out.executed and await page.evaluate("scrollY") == 300
+
+
+async def test_published_type_click_and_unknown_actions(browser, published_site):
+    async with opened(browser, published_site, deterministic=False) as page:
+        await page.evaluate("document.getElementById('veil').remove()")
+        field = await page.query_selector("#name")
+        out = await execute_published(page, act("Type", text="Oat milk"), field)
+        assert out.executed  # the published judge does not check what the field shows
+        assert await field.evaluate("e => e.value") == "Oat"
+        assert not (await execute(page, act("Type", text="Oat milk"), field, VP)).executed
+        pick = await page.query_selector("#pick")
+        for kind in ("Hover", "Select"):
+            out = await execute_published(page, act(kind, value="Two"), pick)
+            assert not out.executed and out.error == f"the published judge has no {kind} action"
+
+
+async def test_a_covered_button_is_clicked_by_script_as_published(browser, published_site):
+    async with opened(browser, published_site, deterministic=False) as page:
+        button = await page.query_selector("#go")
+        out = await execute_published(page, act("Click"), button)
+        assert out.executed and out.note.startswith("clicked by script")
+        assert await page.evaluate("document.body.dataset.clicked") == "yes"
+
+
+async def test_the_published_page_is_a_plain_browser(browser, published_site):
+    probe = """() => [matchMedia('(prefers-reduced-motion: reduce)').matches,
+                      Object.getOwnPropertyDescriptor(Math, 'random').writable]"""
+    got = {}
+    for deterministic in (True, False):
+        async with opened(browser, published_site, deterministic=deterministic) as page:
+            got[deterministic] = await page.evaluate(probe)
+    assert got[True] == [True, False]  # offline@2: reduced motion, Math.random replaced by the seeded one
+    assert got[False] == [False, True]  # iwr-bench@1: neither
