@@ -63,3 +63,23 @@ def test_each_exception_to_the_contract_is_still_needed(ignored, tmp_path):
     config = tmp_path / "pyproject.toml"
     config.write_text(text.replace(line, ""))
     assert lint_imports(config_filename=str(config), no_cache=True, no_logo=True) != 0
+
+
+def test_a_circle_inside_a_package_breaks_the_contract(tmp_path, monkeypatch):
+    """Inside a package too: a copy where the pixel helpers (the bottom of metrics/) import the comparison that
+    stands on them, inside a function, is refused (metrics once had such circles, hidden that way)."""
+    import shutil
+    import sys
+
+    from importlinter.cli import lint_imports
+
+    copy = tmp_path / "src" / "iwrbench"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "sites", "data", "*.png", "*.mp4"))
+    pixels = copy / "metrics" / "_pixels.py"
+    pixels.write_text(pixels.read_text() + "\n\ndef _circle():\n    from iwrbench.metrics import _blocks  # noqa: F401\n")
+    config = tmp_path / "pyproject.toml"
+    config.write_text((ROOT / "pyproject.toml").read_text())
+    for name in [m for m in sys.modules if m == "iwrbench" or m.startswith("iwrbench.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.syspath_prepend(str(copy.parent))
+    assert lint_imports(config_filename=str(config), no_cache=True, no_logo=True) != 0

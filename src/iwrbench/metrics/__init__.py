@@ -39,9 +39,8 @@ from iwrbench.metrics._rubric import (
     rubric_prompt,
 )
 from iwrbench.metrics._text import normalise_text, ocr_similarity, published_ocr_similarity, word_f1, words
+from iwrbench.metrics._backends import DEFAULT_VISUAL, VISUAL_BACKENDS, get_visual
 from iwrbench.metrics._visual import (
-    DEFAULT_VISUAL,
-    VISUAL_BACKENDS,
     ColourLayoutBackend,
     ComboBackend,
     EdgeF1Backend,
@@ -49,7 +48,6 @@ from iwrbench.metrics._visual import (
     PHashBackend,
     SsimBackend,
     VisualBackend,
-    get_visual,
 )
 
 __all__ = [

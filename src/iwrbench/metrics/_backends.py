@@ -1,0 +1,71 @@
+"""The visual backends by name (``get_visual``): the offline default (``blocks``), DINOv2 and the other candidates.
+
+Above every backend's module (``_visual``'s own, ``_blocks``, ``_dino``): a registry that names them, so no
+backend module imports the registry or another backend's module to be built.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from iwrbench.errors import ComponentMissing
+from iwrbench.metrics._visual import (
+    ColourLayoutBackend,
+    ComboBackend,
+    EdgeF1Backend,
+    GradHistBackend,
+    PHashBackend,
+    SsimBackend,
+    VisualBackend,
+)
+
+DEFAULT_VISUAL = "blocks"
+
+
+def hog_colour() -> ComboBackend:
+    """The offline default: structure x colour. The product keeps a blank page at 0 (no structure)
+    and makes a restyled page lose what its colours changed, while a small shift costs little."""
+    return ComboBackend("hog-colour", [(GradHistBackend(), 1.0), (ColourLayoutBackend(), 1.0)], mode="product")
+
+
+def _blocks(**kw: Any) -> VisualBackend:
+    from iwrbench.metrics._blocks import BlocksBackend
+
+    return BlocksBackend(**kw)
+
+
+def _dinov2(**kw: Any) -> VisualBackend:
+    from iwrbench.metrics._dino import Dinov2Backend
+
+    return Dinov2Backend(**kw)
+
+
+VISUAL_BACKENDS: dict[str, Callable[..., VisualBackend]] = {
+    "blocks": _blocks,
+    "hog-colour": hog_colour,
+    "hog": GradHistBackend,
+    "colour": ColourLayoutBackend,
+    "edges": EdgeF1Backend,
+    "ssim": SsimBackend,
+    "phash": PHashBackend,
+    "hog-edges": lambda: ComboBackend("hog-edges", [(GradHistBackend(), 1.0), (EdgeF1Backend(), 1.0)]),
+    "dinov2": _dinov2,
+}
+
+
+def get_visual(name: str | None = None, **kwargs: Any) -> VisualBackend:
+    """The visual backend called ``name`` (None: the offline default, ``"blocks"``).
+
+    Raises ``ComponentMissing`` when the backend cannot run here, with the reason and the fix.
+    """
+    key = DEFAULT_VISUAL if name is None else name.lower()
+    if key in ("dino", "dinov2-base"):
+        key = "dinov2"
+    factory = VISUAL_BACKENDS.get(key)
+    if factory is None:
+        raise ComponentMissing(f"unknown visual backend {name!r}; known: {', '.join(VISUAL_BACKENDS)}")
+    backend = factory(**kwargs)
+    ok, why = backend.available()
+    if not ok:
+        raise ComponentMissing(f"visual backend {backend.name!r} is not available here: {why}")
+    return backend
