@@ -184,6 +184,31 @@ def evaluate(tasks: str | Path, models: str | list[str], out: str | Path | None 
     return EvalSummary.from_summary(summary, Path(out))  # type: ignore[arg-type]
 
 
+#: ``rejudge``'s options: what decides how pages are judged and how the run goes, not what a model is sent
+JUDGE_OPTIONS = ("protocol", "workers", "executor", "ray_address", "task", "judge_model", "judge_base_url",
+                 "judge_args", "ocr", "visual", "action_timeout", "page_timeout", "oracle_recipes", "cache_dir",
+                 "allow_changed_config")
+
+
+def rejudge(run_dir: str | Path, out: str | Path, *, tasks: str | Path | None = None,
+            progress: Callable[[str, dict], None] | None = None, **options: Any) -> EvalSummary:
+    """Judge the pages of the finished run ``run_dir`` again, without generating, into the new run folder ``out``
+    (as ``iwr judge``); ``run_dir`` is never written to. Options: ``JUDGE_OPTIONS`` (``protocol=`` ...; the run's
+    own protocol when not given). ``tasks``: where the run's tasks are now, if they moved."""
+    from .runs.evaluate import evaluate as _evaluate
+    from .runs.rejudge import rejudge_config
+    from .runs.rundir import RunDir
+
+    other = sorted(set(options) - set(JUDGE_OPTIONS))
+    if other:
+        raise IwrError(f"rejudge(): {', '.join(other)} cannot change when pages are judged again; known: "
+                       f"{', '.join(JUDGE_OPTIONS)}")
+    if options.get("protocol") is None and RunDir(run_dir).exists():
+        options["protocol"] = RunDir(run_dir).read_spec().protocol
+    summary = _evaluate(rejudge_config(run_dir, out, eval_options(**options), tasks), progress)
+    return EvalSummary.from_summary(summary, Path(out))
+
+
 def record(recipe: Any, out: str | Path, *, validate: bool = True, passes: int = 2, force: bool = False,
            progress: Callable[[str], None] | None = None):
     """Record ``recipe`` (a recipe file's path, or a loaded ``Recipe``) into the task folder ``out``
@@ -211,5 +236,5 @@ def record(recipe: Any, out: str | Path, *, validate: bool = True, passes: int =
 class RecordingWarning(UserWarning):
     """Something ``record`` wants the recipe's author to know; the task was written all the same."""
 
-__all__ = ["EVAL_OPTIONS", "EvalSummary", "ModelScore", "RecordingWarning", "eval_config", "eval_options", "evaluate",
-           "record", "run_eval"]
+__all__ = ["EVAL_OPTIONS", "JUDGE_OPTIONS", "EvalSummary", "ModelScore", "RecordingWarning", "eval_config",
+           "eval_options", "evaluate", "record", "rejudge", "run_eval"]

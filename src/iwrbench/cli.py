@@ -313,6 +313,23 @@ def _link_latest(out: Path) -> None:
         pass
 
 
+def cmd_judge(a: argparse.Namespace) -> int:
+    from .api import JUDGE_OPTIONS, rejudge
+
+    given = {n: v for n, v in vars(a).items() if n in JUDGE_OPTIONS and v not in (None, False)}
+    out = _run_out(a)
+    bar, cb = _eval_progress("judging again")
+    with bar:
+        summary = rejudge(a.run, out, tasks=a.tasks, progress=cb, **given)
+    if not a.out:
+        _link_latest(out)
+    print_leaderboard(summary.raw)
+    rep = _write_reports([out], None)
+    print(f"run folder: {out} (the pages of {a.run}, judged again; rerun with --out {out} to resume it or redo its "
+          "judge errors)" + (f"\nreport: {rep}" if rep else ""))
+    return 0
+
+
 def cmd_run(a: argparse.Namespace) -> int:
 
     tasks = a.tasks
@@ -532,6 +549,23 @@ def build_parser() -> argparse.ArgumentParser:
                                    "bundled suite (default: the --suite)")
     _add_eval_args(p, models_required=False)
     p.set_defaults(fn=cmd_run)
+
+    p = sub.add_parser("judge", help="judge the pages of a finished run again, without generating (a new run folder)",
+                       description="Judge the pages a finished run kept (pages/<model>/<task>/) again, with another "
+                                   "protocol or judge settings, without calling any model: each model keeps its "
+                                   "name, a generation_error stays one, the oracle serves its source again. The "
+                                   "run judged is never written to: the new run is --out (default: a new "
+                                   "runs/<date-time>), and its run.json records where its pages came from "
+                                   "(pages_from) and the run's generation record. --protocol defaults to the "
+                                   "run's own.")
+    p.add_argument("run", metavar="RUN_DIR", help="the finished run whose pages are judged")
+    p.add_argument("--out", metavar="RUN_DIR", help=RUN_OUT_HELP)
+    p.add_argument("--tasks", help="the run's tasks, if they moved since (default: the suite run.json names)")
+    from .runs.options import EvalOptions
+    from .api import JUDGE_OPTIONS
+
+    EvalOptions.add_arguments(p, only=JUDGE_OPTIONS)
+    p.set_defaults(fn=cmd_judge)
 
     p = sub.add_parser("report", help="leaderboard and HTML report of one or more runs")
     p.add_argument("runs", nargs="+", metavar="RUN_DIR",

@@ -697,6 +697,9 @@ class RunSpec(_Open):
     #: ``--limit``: {n, of, order}
     limit: dict[str, Any] | None = None
     retries: list[RetryNote] = Field(default_factory=list)
+    #: ``iwr judge``: the run whose pages this run judged again ({run, created, protocol, suite_hash}); its
+    #: generation record is this run's ``generation``
+    pages_from: dict[str, Any] | None = None
 
 
 class LeaderboardRow(_ReadsLikeJson):

@@ -90,3 +90,14 @@ def test_dry_run_from_python_plans_and_writes_nothing(tmp_path):
     assert [p["model"] for p in plans] == ["blank", "openai:some-model"]
     assert plans[0]["calls"] == 0 and plans[1]["calls"] == 1 and plans[1]["images"] > 0
     assert not (tmp_path / "run").exists()
+
+
+def test_iwr_judge_takes_the_judge_options_by_the_same_declaration():
+    from iwrbench.api import JUDGE_OPTIONS
+
+    flags = {s: a.dest for a in _subparser("judge")._actions for s in a.option_strings}
+    declared = EvalOptions.flags()
+    assert set(JUDGE_OPTIONS) <= set(declared)
+    for name in JUDGE_OPTIONS:
+        assert all(flags.get(f) == name for f in declared[name]), name
+    assert set(flags) - {"-h", "--help", "--out", "--tasks"} == {f for n in JUDGE_OPTIONS for f in declared[n]}

@@ -83,6 +83,20 @@ def make_spec(cfg: EvalConfig, tasks: list[Task], protocol: Protocol, components
     )
 
 
+def _judging_pages_of(cfg: EvalConfig, spec: RunSpec) -> RunSpec:
+    """run.json of a run judging the pages of the finished run ``cfg.pages_from``: where they came from, and
+    that run's generation record (how the pages were made). Its tasks must be those the pages were made for."""
+    from .rejudge import pages_from
+
+    old_run = RunDir(cfg.pages_from)  # type: ignore[arg-type]
+    old = old_run.read_spec()
+    if old.suite_hash != spec.suite_hash and not cfg.allow_changed_config:
+        raise IwrError(f"the tasks changed since {cfg.pages_from} was run (suite hash {old.suite_hash[:12]} then, "
+                       f"{spec.suite_hash[:12]} now): its pages were made for other tasks; pass "
+                       "--allow-changed-config to judge them all the same")
+    return spec.model_copy(update={"generation": old.generation, "pages_from": pages_from(old_run, old)})
+
+
 async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> Summary:
     protocol = get_protocol(cfg.protocol, to_run=True)
     tasks = load_suite(cfg.tasks, only=cfg.only)
@@ -111,6 +125,8 @@ async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> S
     try:
         browser = await box.get()
         spec = make_spec(cfg, tasks, protocol, components, models, browser.version)
+        if cfg.pages_from is not None:
+            spec = _judging_pages_of(cfg, spec)
         if limit is not None:
             spec = spec.model_copy(update={"limit": {k: v for k, v in limit.items() if k != "tasks"}})
         asked = spec

@@ -171,9 +171,12 @@ class EvalOptions(BaseModel):
         return [n for n, f in cls.model_fields.items() if (f.json_schema_extra or {})["recorded"] == where]  # type: ignore[index]
 
     @classmethod
-    def add_arguments(cls, p: argparse.ArgumentParser) -> None:
-        """Every option as a flag of ``p`` (dest = the field's name; unset flags stay None)."""
+    def add_arguments(cls, p: argparse.ArgumentParser, only: tuple[str, ...] | None = None) -> None:
+        """Every option (or those named in ``only``) as a flag of ``p`` (dest = the field's name; unset flags stay
+        None)."""
         for name, f in cls.model_fields.items():
+            if only is not None and name not in only:
+                continue
             x: dict[str, Any] = f.json_schema_extra  # type: ignore[assignment]
             kw = dict(x.get("cli") or {})
             if x.get("metavar"):

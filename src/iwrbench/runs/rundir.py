@@ -43,7 +43,7 @@ SUMMARY = "summary.json"
 PAGE = "index.html"
 
 #: run.json keys that must match for a resume to continue a run
-RESUME_KEYS = ("suite_hash", "protocol", "judge", "generation")
+RESUME_KEYS = ("suite_hash", "protocol", "judge", "generation", "pages_from")
 #: of those, what ``--retry-errors`` may change for the units it redoes
 RETRY_MAY_CHANGE = ("generation",)
 

@@ -36,8 +36,14 @@ def make_components(cfg: EvalConfig, protocol: Protocol) -> JudgeComponents:
 
 
 def resolve_models(cfg: EvalConfig, **kwargs: Any) -> list[Model]:
-    """The run's models; the oracle gets ``cfg.oracle_recipes``."""
+    """The run's models; the oracle gets ``cfg.oracle_recipes``. Judging a finished run's pages again
+    (``cfg.pages_from``): its models, each handing over its pages (``rejudge.RunPages``)."""
     from ..validate.oracle import OracleModel
+
+    if cfg.pages_from is not None:
+        from .rejudge import run_pages
+
+        return run_pages(cfg, **kwargs)
 
     models = [resolve_model(m, cfg.options, **kwargs) for m in cfg.models]
     for m in models:
