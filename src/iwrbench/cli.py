@@ -271,18 +271,23 @@ def _write_reports(run_dirs: list[Path], html: Path | None) -> Path | None:
     return write_reports(run_dirs, html=html)
 
 
-def cmd_eval(a: argparse.Namespace) -> int:
-    if a.dry_run:
-        return _dry_run(a, a.tasks, a.model)
-    out = _run_out(a)
-    summary = _run_eval(a, a.tasks, a.model, out)
+def _finished(a: argparse.Namespace, out: Path, summary: Any, where: str, failed: bool = True) -> int:
+    """What every run command ends with: runs/latest, the leaderboard, the report, where it all is."""
     if not a.out:
         _link_latest(out)
     print_leaderboard(summary)
     rep = _write_reports([out], None)
-    print(f"run folder: {out}" + (f"\nreport: {rep}" if rep else ""))
-    _say_failed_units(summary, out, getattr(a, "argv", None))
+    print(where + (f"\nreport: {rep}" if rep else ""))
+    if failed:
+        _say_failed_units(summary, out, getattr(a, "argv", None))
     return 0
+
+
+def cmd_eval(a: argparse.Namespace) -> int:
+    if a.dry_run:
+        return _dry_run(a, a.tasks, a.model)
+    out = _run_out(a)
+    return _finished(a, out, _run_eval(a, a.tasks, a.model, out), f"run folder: {out}")
 
 
 RUNS = Path("runs")
@@ -321,13 +326,8 @@ def cmd_judge(a: argparse.Namespace) -> int:
     bar, cb = _eval_progress("judging again")
     with bar:
         summary = rejudge(a.run, out, tasks=a.tasks, progress=cb, **given)
-    if not a.out:
-        _link_latest(out)
-    print_leaderboard(summary.raw)
-    rep = _write_reports([out], None)
-    print(f"run folder: {out} (the pages of {a.run}, judged again; rerun with --out {out} to resume it or redo its "
-          "judge errors)" + (f"\nreport: {rep}" if rep else ""))
-    return 0
+    return _finished(a, out, summary.raw, f"run folder: {out} (the pages of {a.run}, judged again; rerun with --out "
+                                          f"{out} to resume it or redo its judge errors)", failed=False)
 
 
 def cmd_run(a: argparse.Namespace) -> int:
@@ -340,16 +340,9 @@ def cmd_run(a: argparse.Namespace) -> int:
     if a.dry_run:
         return _dry_run(a, tasks, a.model)
     out = _run_out(a)
-    summary = _run_eval(a, tasks, a.model, out)
-    if not a.out:
-        _link_latest(out)
-    print_leaderboard(summary)
-    rep = _write_reports([out], None)
     from .runs.rundir import RunDir
 
-    print(f"summary: {RunDir(out).summary_file}" + (f"\nreport:  {rep}" if rep else ""))
-    _say_failed_units(summary, out, getattr(a, "argv", None))
-    return 0
+    return _finished(a, out, _run_eval(a, tasks, a.model, out), f"summary: {RunDir(out).summary_file}")
 
 
 def _build_with_bar(name: str, jobs: int | None, force: bool, only: list[str] | None = None):

@@ -9,23 +9,16 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from iwrbench.errors import ComponentMissing
-from iwrbench.metrics._visual import (
-    ColourLayoutBackend,
-    ComboBackend,
-    EdgeF1Backend,
-    GradHistBackend,
-    PHashBackend,
-    SsimBackend,
-    VisualBackend,
-)
+from iwrbench.metrics import _visual as v
+from iwrbench.metrics._visual import VisualBackend
 
 DEFAULT_VISUAL = "blocks"
 
 
-def hog_colour() -> ComboBackend:
+def hog_colour() -> v.ComboBackend:
     """The offline default: structure x colour. The product keeps a blank page at 0 (no structure)
     and makes a restyled page lose what its colours changed, while a small shift costs little."""
-    return ComboBackend("hog-colour", [(GradHistBackend(), 1.0), (ColourLayoutBackend(), 1.0)], mode="product")
+    return v.ComboBackend("hog-colour", [(v.GradHistBackend(), 1.0), (v.ColourLayoutBackend(), 1.0)], mode="product")
 
 
 def _blocks(**kw: Any) -> VisualBackend:
@@ -43,12 +36,12 @@ def _dinov2(**kw: Any) -> VisualBackend:
 VISUAL_BACKENDS: dict[str, Callable[..., VisualBackend]] = {
     "blocks": _blocks,
     "hog-colour": hog_colour,
-    "hog": GradHistBackend,
-    "colour": ColourLayoutBackend,
-    "edges": EdgeF1Backend,
-    "ssim": SsimBackend,
-    "phash": PHashBackend,
-    "hog-edges": lambda: ComboBackend("hog-edges", [(GradHistBackend(), 1.0), (EdgeF1Backend(), 1.0)]),
+    "hog": v.GradHistBackend,
+    "colour": v.ColourLayoutBackend,
+    "edges": v.EdgeF1Backend,
+    "ssim": v.SsimBackend,
+    "phash": v.PHashBackend,
+    "hog-edges": lambda: v.ComboBackend("hog-edges", [(v.GradHistBackend(), 1.0), (v.EdgeF1Backend(), 1.0)]),
     "dinov2": _dinov2,
 }
 

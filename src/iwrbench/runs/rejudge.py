@@ -17,13 +17,12 @@ pages were made for other tasks) unless ``allow_changed_config``.
 from __future__ import annotations
 
 import asyncio
-import shutil
 from pathlib import Path
 from typing import Any
 
 from ..browser.host import PageBundle
 from ..errors import InfraError, IwrError
-from ..generate.baselines import PageFolderError, copy_page_folder
+from ..generate.baselines import PageFolderError, put_page_folder
 from ..models.base import Generation, GenerationOptions
 from ..records import GenerationInfo, GenerationOutcome, RunSpec, Task, TaskResult
 from .rundir import RunDir
@@ -47,14 +46,9 @@ class RunPages:
         src = self.run.page_dir(self.name, task.id)
         info = (row.generation or GenerationInfo()).model_copy()
         if src.is_dir() or src.is_symlink():
-            if out_dir.is_symlink() or out_dir.is_file():
-                out_dir.unlink()
-            elif out_dir.exists():
-                shutil.rmtree(out_dir)
             try:
-                await asyncio.to_thread(copy_page_folder, src, out_dir)
+                await asyncio.to_thread(put_page_folder, src, out_dir)
             except PageFolderError as e:
-                shutil.rmtree(out_dir, ignore_errors=True)
                 raise InfraError(f"the page of ({self.name}, {task.id}) cannot be copied from {self.run.path}: {e}") from None
         raw = self.run.raw_reply_file(row)
         # the run's record names its raw reply from its own folder; the model names it from its page folder

@@ -85,6 +85,19 @@ def task_dirs(tasks_dir: Path, only: Any = None) -> list[Path]:
     return dirs
 
 
+def load_or_errors(d: Path, set_name: str, pages: Any) -> tuple[Task | None, list[Any]]:
+    """The task in folder ``d``, or (None, one error verdict per page of the set): a task that cannot be read is
+    listed, never dropped."""
+    from ..tasks.load import load_task
+    from . import Verdict
+
+    try:
+        return load_task(d), []
+    except Exception as e:  # noqa: BLE001
+        return None, [Verdict(set=set_name, task_id=d.name, page=p, steps=0, judged=None, truth=None,
+                              note=f"error: {str(e).splitlines()[0][:200]}") for p in pages]
+
+
 class VerdictLog:
     """This run's verdicts, one JSON object a line, written as they come (a cut run keeps what it judged)."""
 

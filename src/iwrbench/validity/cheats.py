@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import Verdict
-from ._judge import VerdictLog, task_dirs, with_browser
+from ._judge import VerdictLog, load_or_errors, task_dirs, with_browser
 
 KINDS = ("slideshow", "frames-state-machine", "buttons-no-logic", "frames-text-replay")
 FINAL_BOUND = 15.0
@@ -567,7 +567,6 @@ async def run_async(tasks_dir: Path, out_dir: Path, *, only: Any = None, progres
                     kinds: tuple[str, ...] = KINDS, browser: Any = None) -> list[Verdict]:
     from ..judge.score import JudgeComponents
     from ..protocols import get_protocol
-    from ..tasks.load import load_task
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -584,11 +583,8 @@ async def run_async(tasks_dir: Path, out_dir: Path, *, only: Any = None, progres
     async def body(get_browser: Callable[[], Any]) -> None:
         for d in task_dirs(Path(tasks_dir), only):
             b = await get_browser()
-            try:
-                task = load_task(d)
-            except Exception as e:  # noqa: BLE001
-                vs = [Verdict(set="cheats", task_id=d.name, page=k, steps=0, judged=None, truth=None,
-                              note=f"error: {str(e).splitlines()[0][:200]}") for k in kinds]
+            task, vs = load_or_errors(d, "cheats", kinds)
+            if task is None:
                 verdicts.extend(vs)
                 log.add(vs)
                 continue

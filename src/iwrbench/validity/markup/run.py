@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import Verdict
-from .._judge import VerdictLog, task_dirs, with_browser
+from .._judge import VerdictLog, load_or_errors, task_dirs, with_browser
 from .names import MUTATIONS, Mut, Progress
 from .rewrite import Rewriter
 from .server import known_names, serve_mutant, source_server
@@ -155,7 +155,6 @@ async def run_async(tasks_dir: Path, out_dir: Path, *, only: Any = None, progres
                     recipes: Any = None) -> list[Verdict]:
     from ...judge.score import JudgeComponents
     from ...protocols import get_protocol
-    from ...tasks.load import load_task
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -170,12 +169,8 @@ async def run_async(tasks_dir: Path, out_dir: Path, *, only: Any = None, progres
     async def body(get_browser: Callable[[], Any]) -> None:
         for d in task_dirs(Path(tasks_dir), only):
             b = await get_browser()
-            try:
-                task = load_task(d)
-            except Exception as e:  # noqa: BLE001
-                vs = [Verdict(set="markup", task_id=d.name, page=m, steps=0, judged=None, truth=None,
-                              note=f"error: {str(e).splitlines()[0][:200]}") for m in mutations]
-            else:
+            task, vs = load_or_errors(d, "markup", mutations)
+            if task is not None:
                 try:
                     vs = await _task_units(b, task, out_dir / task.id, mutations, protocol, components, progress,
                                            hold=hold, recipes=recipes)
