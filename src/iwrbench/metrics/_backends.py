@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from iwrbench.errors import ComponentMissing
+from iwrbench.metrics._component import build
 from iwrbench.metrics import _visual as v
 from iwrbench.metrics._visual import VisualBackend
 
@@ -54,11 +54,4 @@ def get_visual(name: str | None = None, **kwargs: Any) -> VisualBackend:
     key = DEFAULT_VISUAL if name is None else name.lower()
     if key in ("dino", "dinov2-base"):
         key = "dinov2"
-    factory = VISUAL_BACKENDS.get(key)
-    if factory is None:
-        raise ComponentMissing(f"unknown visual backend {name!r}; known: {', '.join(VISUAL_BACKENDS)}")
-    backend = factory(**kwargs)
-    ok, why = backend.available()
-    if not ok:
-        raise ComponentMissing(f"visual backend {backend.name!r} is not available here: {why}")
-    return backend
+    return build("visual backend", VISUAL_BACKENDS, key, name, **kwargs)

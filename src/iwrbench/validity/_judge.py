@@ -104,13 +104,30 @@ class VerdictLog:
     def __init__(self, path: Path):
         self.path = Path(path)
         self.path.write_text("")
+        self.verdicts: list[Any] = []
 
     def add(self, verdicts: list[Any]) -> None:
         import json
 
+        self.verdicts.extend(verdicts)
         with self.path.open("a") as f:
             for v in verdicts:
                 f.write(json.dumps(v.as_dict(), default=str) + "\n")
+
+    async def run(self, body: Callable[[Callable[[], Awaitable[Any]]], Awaitable[None]], browser: Any,
+                  table: Callable[[list[Any]], str]) -> list[Any]:
+        """A set's run: ``body`` adds its verdicts here (``with_browser``), then summary.md beside the log."""
+        await with_browser(body, browser)
+        (self.path.parent / "summary.md").write_text(table(self.verdicts))
+        return self.verdicts
+
+
+def offline_judge() -> tuple[Any, JudgeComponents]:
+    """The protocol the judge's validity sets judge with (offline@2) and its components, checked."""
+    protocol = get_protocol("offline")
+    components = JudgeComponents.for_protocol(protocol)
+    components.check()
+    return protocol, components
 
 
 async def with_browser(body: Callable[[Callable[[], Awaitable[Any]]], Awaitable[None]], browser: Any = None) -> None:

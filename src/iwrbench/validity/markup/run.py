@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import Verdict
-from .._judge import VerdictLog, load_or_errors, task_dirs, with_browser
+from .._judge import VerdictLog, load_or_errors, offline_judge, task_dirs
 from .names import MUTATIONS, Mut, Progress
 from .rewrite import Rewriter
 from .server import known_names, serve_mutant, source_server
@@ -153,17 +153,12 @@ async def _task_units(browser: Any, task: Any, out: Path, mutations: tuple[str, 
 async def run_async(tasks_dir: Path, out_dir: Path, *, only: Any = None, progress: Progress | None = None,
                     mutations: tuple[str, ...] = MUTATIONS, browser: Any = None, hold: bool = False,
                     recipes: Any = None) -> list[Verdict]:
-    from ...judge.score import JudgeComponents
-    from ...protocols import get_protocol
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     for m in mutations:
         Mut.named(m)
-    protocol = get_protocol("offline")
-    components = JudgeComponents.for_protocol(protocol)
-    components.check()
-    verdicts: list[Verdict] = []
+    protocol, components = offline_judge()
     log = VerdictLog(out_dir / "verdicts.jsonl")
 
     async def body(get_browser: Callable[[], Any]) -> None:
@@ -178,12 +173,9 @@ async def run_async(tasks_dir: Path, out_dir: Path, *, only: Any = None, progres
                     msg = str(e).strip().splitlines()[0] if str(e).strip() else e.__class__.__name__
                     vs = [Verdict(set="markup", task_id=task.id, page=m, steps=len(task.action_sequence), judged=None,
                                   truth=None, note=f"error: {msg[:200]}") for m in mutations]
-            verdicts.extend(vs)
             log.add(vs)
 
-    await with_browser(body, browser)
-    (out_dir / "summary.md").write_text(table(verdicts))
-    return verdicts
+    return await log.run(body, browser, table)
 
 
 def run(tasks_dir: Path, out_dir: Path, *, only: Any = None, progress: Progress | None = None,
