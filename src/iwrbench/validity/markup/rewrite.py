@@ -23,6 +23,7 @@ from .selectors import (
     SPAN_SEL,
     _find_close,
     _unescape_ident,
+    skip_quoted,
 )
 
 
@@ -272,10 +273,7 @@ class Rewriter:
                 i = j
                 continue
             if c in "\"'":
-                j = i + 1
-                while j < n and text[j] != c and text[j] != "\n":
-                    j += 2 if text[j] == "\\" else 1
-                i = j + 1
+                i = skip_quoted(text, i, line=True)
                 continue
             if c == "\\":
                 i += 2

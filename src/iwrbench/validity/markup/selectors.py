@@ -38,6 +38,15 @@ def _unescape_ident(s: str) -> str:
     return _CSS_ESC.sub(one, s)
 
 
+def skip_quoted(s: str, j: int, *, line: bool = False) -> int:
+    """The index after the quoted string starting at ``s[j]`` (a quote), escapes skipped; ``line``: a newline
+    ends it too (a CSS string)."""
+    q, k, n = s[j], j + 1, len(s)
+    while k < n and s[k] != q and not (line and s[k] == "\n"):
+        k += 2 if s[k] == "\\" else 1
+    return k + 1
+
+
 def _find_close(s: str, i: int, open_c: str, close_c: str) -> int:
     """Index of the bracket closing s[i] (== open_c), skipping quoted strings; len(s) if none."""
     depth = 0
@@ -46,10 +55,7 @@ def _find_close(s: str, i: int, open_c: str, close_c: str) -> int:
     while j < n:
         c = s[j]
         if c in "\"'":
-            k = j + 1
-            while k < n and s[k] != c:
-                k += 2 if s[k] == "\\" else 1
-            j = k + 1
+            j = skip_quoted(s, j)
             continue
         if c == "\\":
             j += 2
