@@ -12,8 +12,10 @@
 
 ``evaluate`` takes the options of ``iwr eval`` as keyword arguments, named as the flags are
 (``--max-output-tokens`` -> ``max_output_tokens``; ``--task`` -> ``task``, a list; ``-M`` ->
-``model_args``, a dict or a list of ``"KEY=VALUE"``; ``--max-cost`` -> ``max_cost``), plus
-``progress``. It writes the same run folder (resumable, ``retry_errors=True`` as
+``model_args``, a dict or a list of ``"KEY=VALUE"``; ``--max-cost`` -> ``max_cost``): both are the
+fields of one declaration, ``runs.options.EvalOptions``, which the command line fills too. Plus
+``progress``: None (a line per unit on stderr), False (nothing) or a callable ``(event, info)`` receiving
+``start``, ``unit_start`` and ``unit_done`` events. It writes the same run folder (resumable, ``retry_errors=True`` as
 ``--retry-errors``) and returns an ``EvalSummary`` (summary.json, typed). Errors are
 ``IwrError`` (one line saying what to do), as on the command line.
 
@@ -35,43 +37,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from .errors import IwrError
+from .runs.options import EvalOptions
 
-#: keyword options of ``evaluate`` -> what they are (as ``iwr eval``'s flags)
-EVAL_OPTIONS: dict[str, str] = {
-    "protocol": "offline@2 (default) or iwr-bench@1",
-    "workers": "units judged at once (default 1)",
-    "executor": "local (default) or ray",
-    "ray_address": "an existing Ray cluster",
-    "task": "only these task ids (a list)",
-    "limit": "only the first N tasks, sorted by id",
-    "retry_errors": "redo generation_error / judge_error units of an existing run",
-    "allow_changed_config": "resume a run although its configuration changed",
-    "oracle_recipes": "recipe folders or files for the oracle (a list)",
-    "base_url": "OpenAI-compatible server URL for openai:NAME models",
-    "judge_model": "iwr-bench@1: the judge's model",
-    "judge_base_url": "the judge model's server",
-    "judge_args": "the judge model's own request fields and settings (KEY=VALUE items or a dict)",
-    "ocr": "override the protocol's OCR engine",
-    "visual": "override the protocol's visual backend",
-    "action_timeout": "seconds per judged action",
-    "page_timeout": "seconds per judged page",
-    "fps": "frames per second sent to the model",
-    "max_frames": "at most this many frames",
-    "max_images": "at most this many images",
-    "max_image_side": "downscale larger images",
-    "max_output_tokens": "the model's output cap",
-    "prompt_version": "the prompt text's version",
-    "concurrency": "model calls at once per provider",
-    "timeout_s": "seconds per model call",
-    "retries": "model call retries on 429/5xx/timeouts",
-    "max_cost": "stop new model calls at this many USD",
-    "cache_dir": "the response cache folder",
-    "model_args": "-M: {key: value} or ['key=value', ...]",
-    "progress": "None (default: a line per unit on stderr), False (nothing) or a callable (event, info)",
-}
-
-_GEN_KEYS = ("fps", "max_frames", "max_images", "max_image_side", "max_output_tokens", "prompt_version",
-             "concurrency", "timeout_s", "retries")
+#: keyword options of ``evaluate`` -> what they are: ``runs.options.EvalOptions``' fields (as ``iwr eval``'s flags)
+EVAL_OPTIONS: dict[str, str] = {**{n: f.description or "" for n, f in EvalOptions.model_fields.items()},
+                                "progress": "None (default: a line per unit on stderr), False (nothing) or a callable "
+                                            "(event, info)"}
 
 if TYPE_CHECKING:
     from .records import Summary
@@ -156,76 +127,104 @@ class EvalSummary:
         raise KeyError(f"{model!r} is not in this run; its models: {', '.join(self.models) or 'none'}")
 
 
-def _judge_args(args: Any) -> dict[str, Any]:
-    from .models.base import parse_model_args
+def eval_options(**options: Any):
+    """``evaluate``'s keyword options as the typed ``EvalOptions`` (an unknown or ill-typed one is an IwrError)."""
+    from pydantic import ValidationError
 
-    if not args:
-        return {}
-    return dict(args) if isinstance(args, dict) else parse_model_args(list(args))
+    unknown = sorted(set(options) - set(EvalOptions.model_fields))
+    if unknown:
+        raise IwrError(f"evaluate(): unknown option(s) {', '.join(unknown)}; known: {', '.join(EvalOptions.model_fields)}")
+    try:
+        return EvalOptions(**options)
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = ".".join(str(x) for x in err["loc"])
+        raise IwrError(f"evaluate(): option {where}: {err['msg']}") from None
 
 
 def eval_config(tasks: str | Path, models: str | list[str], out: str | Path, **options: Any):
     """The ``EvalConfig`` for ``evaluate``'s arguments (see the module docstring)."""
-    from .judge.replay import Limits
-    from .models.base import GenerationOptions, apply_model_args, parse_model_args
-    from .runs.evaluate import EvalConfig
+    return eval_options(**options).config(tasks, _models(models), out)
 
-    unknown = sorted(set(options) - set(EVAL_OPTIONS) - {"progress"})
-    if unknown:
-        raise IwrError(f"evaluate(): unknown option(s) {', '.join(unknown)}; known: {', '.join(EVAL_OPTIONS)}")
+
+def _models(models: str | list[str]) -> list[str]:
     if isinstance(models, str):
         models = [models]
     if not models:
         raise IwrError("evaluate(): give at least one model, e.g. models=['screenshot']")
-    o = GenerationOptions()
-    for k in _GEN_KEYS:
-        if options.get(k) is not None:
-            setattr(o, k, options[k])
-    if options.get("max_cost") is not None:
-        o.max_cost_usd = float(options["max_cost"])
-    if options.get("cache_dir"):
-        o.cache_dir = Path(options["cache_dir"])
-    margs = options.get("model_args")
-    if margs:
-        o = apply_model_args(o, parse_model_args(list(margs)) if not isinstance(margs, dict) else dict(margs))
-    limits = Limits()
-    if options.get("action_timeout"):
-        limits.action_s = float(options["action_timeout"])
-    if options.get("page_timeout"):
-        limits.page_s = float(options["page_timeout"])
-    only = options.get("task")
-    if isinstance(only, str):
-        only = [only]
-    recipes = options.get("oracle_recipes")
-    if isinstance(recipes, (str, Path)):
-        recipes = [recipes]
-    kw = {"base_url": options["base_url"]} if options.get("base_url") else {}
-    return EvalConfig(
-        tasks=tasks, models=list(models), out=out, protocol=options.get("protocol") or "offline@2",
-        workers=int(options.get("workers") or 1), executor=options.get("executor") or "local", options=o,
-        model_kwargs=kw, judge_model=options.get("judge_model"), judge_base_url=options.get("judge_base_url"),
-        judge_args=_judge_args(options.get("judge_args")),
-        ocr=options.get("ocr"), visual=options.get("visual"), limits=limits,
-        allow_changed_config=bool(options.get("allow_changed_config")), only=list(only) if only else None,
-        ray_address=options.get("ray_address"),
-        oracle_recipes=[Path(x) for x in recipes] if recipes else None,
-        retry_errors=bool(options.get("retry_errors")), limit=options.get("limit"),
-    )
+    return list(models)
 
 
-def evaluate(tasks: str | Path, models: str | list[str], out: str | Path, **options: Any) -> EvalSummary:
+def run_eval(tasks: str | Path, models: str | list[str], out: str | Path | None, options: Any,
+             progress: Callable[[str, dict], None] | None = None) -> "Summary | list[dict[str, Any]]":
+    """A run with typed ``options`` (``runs.options.EvalOptions``): what ``evaluate`` and ``iwr eval`` both call.
+
+    Returns the run's ``Summary``; with ``options.dry_run``, nothing is run or written and the plan of each model
+    is returned instead (``generate.plan.dry_run``: calls, images, an input-token estimate; ``out`` unused)."""
+    models = _models(models)
+    if options.dry_run:
+        from .generate.plan import dry_run
+        from .runs.evaluate import first_tasks
+        from .tasks import load_suite
+
+        found = load_suite(tasks, only=options.task or None)
+        chosen = first_tasks(found, options.limit) if options.limit is not None else found
+        kw = {"base_url": options.base_url} if options.base_url else {}
+        gen = options.generation()
+        plans = []
+        for m in models:
+            info = dry_run(chosen, m, gen, check_cache=True, **kw)
+            if options.limit is not None:
+                info["limit"] = {"n": options.limit, "of": len(found), "tasks": [t.id for t in chosen]}
+            plans.append(info)
+        return plans
+    if out is None:
+        raise IwrError("evaluate(): give the run folder, out=...")
+    from .runs.evaluate import evaluate as _evaluate
+
+    return _evaluate(options.config(tasks, models, out), progress)
+
+
+def evaluate(tasks: str | Path, models: str | list[str], out: str | Path | None = None, **options: Any) -> Any:
     """Generate + judge + summarise ``models`` on ``tasks`` into the run folder ``out`` (as ``iwr eval``).
 
     ``tasks``: a suite folder, a task folder or a data.jsonl. ``models``: ``oracle``, ``blank``,
-    ``screenshot``, ``openai:NAME``, ... Options: ``EVAL_OPTIONS``. Resumable: the same call
-    on the same ``out`` does only what is missing. Not for a running event loop (use
-    ``iwrbench.runs.evaluate.evaluate_async`` with ``eval_config(...)`` there).
+    ``screenshot``, ``openai:NAME``, ... Options: ``EVAL_OPTIONS`` (``runs.options.EvalOptions``). Resumable:
+    the same call on the same ``out`` does only what is missing. Not for a running event loop (use
+    ``iwrbench.runs.evaluate.evaluate_async`` with ``eval_config(...)`` there). With ``dry_run=True`` nothing
+    is called or written: the plan of each model is returned (a list of dicts, as ``iwr eval --dry-run``
+    prints them).
     """
-    from .runs.evaluate import evaluate as _evaluate
-
     progress = _progress(options.pop("progress", None), _print_eval)
-    cfg = eval_config(tasks, models, out, **options)
-    summary = _evaluate(cfg, progress)
+    opts = eval_options(**options)
+    summary = run_eval(tasks, models, out, opts, progress)
+    if opts.dry_run:
+        return summary
+    return EvalSummary.from_summary(summary, Path(out))  # type: ignore[arg-type]
+
+
+#: ``rejudge``'s options: what decides how pages are judged and how the run goes, not what a model is sent
+JUDGE_OPTIONS = ("protocol", "workers", "executor", "ray_address", "task", "judge_model", "judge_base_url",
+                 "judge_args", "ocr", "visual", "action_timeout", "page_timeout", "oracle_recipes", "cache_dir",
+                 "allow_changed_config")
+
+
+def rejudge(run_dir: str | Path, out: str | Path, *, tasks: str | Path | None = None,
+            progress: Any = None, **options: Any) -> EvalSummary:
+    """Judge the pages of the finished run ``run_dir`` again, without generating, into the new run folder ``out``
+    (as ``iwr judge``); ``run_dir`` is never written to. Options: ``JUDGE_OPTIONS`` (``protocol=`` ...; the run's
+    own protocol when not given). ``tasks``: where the run's tasks are now, if they moved."""
+    from .runs.evaluate import evaluate as _evaluate
+    from .runs.rejudge import rejudge_config
+    from .runs.rundir import RunDir
+
+    other = sorted(set(options) - set(JUDGE_OPTIONS))
+    if other:
+        raise IwrError(f"rejudge(): {', '.join(other)} cannot change when pages are judged again; known: "
+                       f"{', '.join(JUDGE_OPTIONS)}")
+    if options.get("protocol") is None and RunDir(run_dir).exists():
+        options["protocol"] = RunDir(run_dir).read_spec().protocol
+    summary = _evaluate(rejudge_config(run_dir, out, eval_options(**options), tasks), _progress(progress, _print_eval))
     return EvalSummary.from_summary(summary, Path(out))
 
 
@@ -362,4 +361,5 @@ def record(recipe: Any, out: str | Path, *, validate: bool = True, passes: int =
 class RecordingWarning(UserWarning):
     """Something ``record`` wants the recipe's author to know; the task was written all the same."""
 
-__all__ = ["EVAL_OPTIONS", "EvalSummary", "ModelScore", "RecordingWarning", "eval_config", "evaluate", "record"]
+__all__ = ["EVAL_OPTIONS", "JUDGE_OPTIONS", "EvalSummary", "ModelScore", "RecordingWarning", "eval_config",
+           "eval_options", "evaluate", "record", "rejudge", "run_eval"]

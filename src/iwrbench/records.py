@@ -264,6 +264,24 @@ class RecordingDetails(_Open):
     environment: str | None = None
     fps: float | None = None
     duration_s: float | None = None
+    #: the recipe's seed: the judged page's Math.random is seeded with it (offline protocols), as the recording's was
+    seed: int | None = None
+    #: the recipe's ISO time the page's clock started at (None: the judge's own start); the judge starts the
+    #: judged page's clock there too (offline protocols; the published one runs a plain browser)
+    freeze_time: str | None = None
+
+    @field_validator("freeze_time")
+    @classmethod
+    def _iso(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        from datetime import datetime
+
+        try:
+            datetime.fromisoformat(v.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError(f"freeze_time must be an ISO time (2026-01-01T09:00:00Z), got {v[:40]!r}") from None
+        return v
 
     @field_validator("resolution", mode="before")
     @classmethod
@@ -600,6 +618,9 @@ class TaskResult(_Closed):
     generation: GenerationInfo | None = None
     attempts: int = 1
     duration_s: float = 0.0
+    #: the unit's log in the run folder (relative path, ``logs/<model>/<task_id>.log``): the traceback of every
+    #: exception the unit ended or retried on (None: nothing was raised)
+    log: str | None = None
 
 
 # --------------------------------------------------------------------------- the run folder
@@ -694,6 +715,9 @@ class RunSpec(_Open):
     #: ``--limit``: {n, of, order}
     limit: dict[str, Any] | None = None
     retries: list[RetryNote] = Field(default_factory=list)
+    #: ``iwr judge``: the run whose pages this run judged again ({run, created, protocol, suite_hash}); its
+    #: generation record is this run's ``generation``
+    pages_from: dict[str, Any] | None = None
 
 
 class Interval(_ReadsLikeJson):

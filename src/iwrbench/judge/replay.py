@@ -17,12 +17,12 @@ from typing import Any, Awaitable, Callable
 from ..browser.core import new_context, off_origin
 from ..browser.dom import ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import PageBundle, host
+from ..browser.player import for_protocol, play, wait_idle
 from ..browser.settle import RequestTracker, run_clock, settle, screenshot
 from ..browser.view import read_view
 from ..errors import InfraError
 from ..protocols import Protocol
 from ..records import Action, AssertionResult, Evidence, EvidenceResult, ProbeResult, StepResult, Task
-from .act import execute
 from ..checks.change import required as change_required
 from ..checks.author import evaluate_all
 from ..checks.evidence import decides, judge_change, judge_still, judge_texts, judge_typed, pinned
@@ -170,15 +170,15 @@ async def replay(
     steps: list[StepResult] = []
     shots: dict[int, Path] = {}
     out = Replay(steps=steps, shots=shots)
-    extra = dict(task.recording_details.model_extra or {})
-    if protocol.page_setup == "published":
-        extra.pop("freeze_time", None)  # a plain browser: the page's clock is the machine's
-    page_seed = int(extra.get("seed") or seed)
+    rd = task.recording_details
+    # a plain browser under the published protocol: the page's clock is the machine's
+    freeze = None if protocol.page_setup == "published" else rd.freeze_time
+    page_seed = rd.seed or seed
     with host(bundle, task.assets_dir) as (url, origins):
         out.url = url
         run = _Trajectory(task, task.action_sequence, url, origins, shots_dir, protocol, limits, llm_grounder,
                           assertion_judge, on_shot, inferred or {}, shots, prefix="")
-        err, events, blocked = await _in_context(browser, task, origins, page_seed, extra, limits, run, steps)
+        err, events, blocked = await _in_context(browser, task, origins, page_seed, freeze, limits, run, steps)
         out.page_error = err
         out.events, out.blocked = events, blocked
         if protocol.assertions == "mllm":
@@ -197,7 +197,7 @@ async def replay(
                 pdir.mkdir(parents=True, exist_ok=True)
                 prun = _Trajectory(task, probe.actions, url, origins, pdir, protocol, limits, llm_grounder,
                                    assertion_judge, None, {}, {}, prefix=f"probe {probe.name}: ")
-                perr, pev, pbl = await _in_context(browser, task, origins, page_seed, extra, limits, prun, pr.steps)
+                perr, pev, pbl = await _in_context(browser, task, origins, page_seed, freeze, limits, prun, pr.steps)
                 for k, v in pev.items():
                     out.events[f"probe_{k}"] = out.events.get(f"probe_{k}", 0) + v
                 for h, n in pbl.items():
@@ -269,12 +269,12 @@ def _lead(steps: list[StepResult]) -> int:
     return n
 
 
-async def _in_context(browser: Any, task: Task, origins: set[str], seed: int, extra: dict, limits: Limits,
+async def _in_context(browser: Any, task: Task, origins: set[str], seed: int, freeze_time: str | None, limits: Limits,
                       run: "_Trajectory", steps: list[StepResult]) -> tuple[str | None, dict[str, int], dict[str, int]]:
     """Run one trajectory in a fresh context; returns (page error, events, blocked requests)."""
     try:
         ctx, net = await new_context(browser, task.viewport, allowed_origins=origins, seed=seed,
-                                     freeze_time=extra.get("freeze_time"), virtual_time=run.protocol.virtual_clock,
+                                     freeze_time=freeze_time, virtual_time=run.protocol.virtual_clock,
                                      deterministic=run.protocol.page_setup != "published")
     except Exception as e:
         raise InfraError(f"cannot open a browser context: {_short(e)}") from None
@@ -424,7 +424,7 @@ class _Trajectory:
             try:
                 handle, note = await asyncio.wait_for(
                     _step(page, action, res, self.task.viewport, self.protocol, limits, self.llm_grounder,
-                          crop=crop, screenshot_png=before_png),
+                          crop=crop, screenshot_png=before_png, tracker=self.tracker),
                     timeout=limits.action_s)
             except asyncio.TimeoutError:
                 if getattr(self.llm_grounder, "cancelled", False):  # the model was slow, not the page
@@ -621,10 +621,12 @@ async def _acted_state(handle: Any | None) -> dict | None:
 
 async def _step(page: Any, action: Action, res: StepResult, vp: tuple[int, int], protocol: Protocol,
                 limits: Limits, llm_grounder: LlmGrounder | None, *, crop: Any = None,
-                screenshot_png: bytes | None = None) -> tuple[Any | None, str | None]:
+                screenshot_png: bytes | None = None, tracker: Any = None) -> tuple[Any | None, str | None]:
     """Ground and execute one action; returns the acted-on element and a note."""
     handle = None
+    rules = for_protocol(protocol.actions)
     if action.type in NEEDS_TARGET:
+        await wait_idle(page, tracker, rules, action)
         g = await ground(page, action, vp, llm=llm_grounder if protocol.llm_grounding else None,
                          crop=crop, screenshot=screenshot_png)
         res.grounding = g.grounding
@@ -633,8 +635,7 @@ async def _step(page: Any, action: Action, res: StepResult, vp: tuple[int, int],
             res.executed = False
             res.error = "no element matches the description"
             return None, None
-    outcome = await execute(page, action, handle, vp, timeout_ms=int(limits.action_s * 1000),
-                            published=protocol.actions == "published")
+    outcome = await play(page, action, handle, vp, rules, timeout_ms=int(limits.action_s * 1000))
     res.executed = outcome.executed
     res.error = outcome.error
     return handle, outcome.note

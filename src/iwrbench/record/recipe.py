@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 from .. import limits
 from ..errors import RecipeError
-from ..records import ACTION_TYPES, TARGETED_ACTIONS, Check, Classification, StateEquals
+from ..records import ACTION_TYPES, TARGETED_ACTIONS, Action, ActionParameters, Check, Classification, StateEquals
 
 
 class _AliasRefused(yaml.YAMLError):
@@ -92,6 +92,13 @@ class Viewport(_Strict):
 
 
 class RecipeAction(_Strict):
+    """One scripted action. ``action`` is the same action as the task record says it (``records.Action``):
+    made when the recipe loads and again whenever a field is changed (a probe's other text), so the recorder
+    plays and writes exactly one form of it."""
+
+    # a changed field is validated, and ``action`` made again
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, validate_assignment=True)
+
     type: Literal["Click", "Type", "Press", "Scroll", "Hover", "Select"] = Field(
         description="the action: Click, Type, Press, Scroll, Hover or Select (docs/recipes.md, \"Actions\")")
     description: str = Field(min_length=1, description="what the model and the judge see: the control as a "
@@ -144,7 +151,21 @@ class RecipeAction(_Strict):
                                      "`name` (and `role`) of the element whose state it reads")
         if self.type == "Scroll" and self.direction is None:
             self.direction = "down"
+        params = ActionParameters(description=self.description, text=self.text, key=self.key,
+                                  direction=self.direction, value=self.value,
+                                  scroll_page=self.amount if self.type == "Scroll" else None,
+                                  clear=False if self.type == "Type" and not self.clear else None)
+        self._action = Action(type=self.type, parameters=params, visual_evaluation_flag=self.visual,
+                              logical_assertion=self.assertion, checks=list(self.checks or []))
         return self
+
+    _action: Action = PrivateAttr()
+
+    @property
+    def action(self) -> Action:
+        """The action as a task records it and the player plays it (type, parameters, visual flag, assertion,
+        author checks); the recorder adds what it saw (target, evidence, checkpoint)."""
+        return self._action
 
 
 class RecipeProbe(_Strict):

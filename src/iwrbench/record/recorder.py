@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..version import __version__
-from ..browser.act import choose_option, type_into
+from ..browser.player import RECORDER, RECORDER_QUICK, Pace, glide, locate, play
 from ..browser.core import CLOCK_START, launch_browser, new_context
 from ..browser.dom import DESCRIBE_JS, ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import host
@@ -38,7 +38,6 @@ from ..checks.view import View, contains_phrase, quoted_phrases
 from ..records import (
     SCHEMA_VERSION,
     Action,
-    ActionParameters,
     BBox,
     Evidence,
     Probe,
@@ -58,9 +57,6 @@ FPS = 10
 HOLD_START_S = 1.0
 HOLD_STEP_S = 0.7
 HOLD_END_S = 1.0
-MOVE_S = 0.35
-MOVE_STEPS = 10
-TYPE_DELAY_MS = 35
 SETTLE_TIMEOUT_MS = 8000
 NAV_TIMEOUT_MS = 30000
 #: pass 2 (and the second recording of a probe) runs with the recipe's seed plus this
@@ -117,27 +113,6 @@ def _animates(what: str) -> bool:
     return what.startswith("DOM kept changing")
 
 
-async def _locate(page: Any, i: int, sel: str) -> Any:
-    loc = page.locator(sel)
-    try:
-        await loc.first.wait_for(state="attached", timeout=5000)
-    except Exception:
-        raise RecordError(f"step {i}: selector {sel!r} matches nothing on the page") from None
-    n = await loc.count()
-    for k in range(min(n, 20)):
-        el = loc.nth(k)
-        try:
-            if await el.is_visible():
-                return el
-        except Exception:
-            continue
-    try:
-        await loc.first.wait_for(state="visible", timeout=3000)
-        return loc.first
-    except Exception:
-        raise RecordError(f"step {i}: selector {sel!r} matches {n} element(s), none visible") from None
-
-
 async def _verified_role_name(page: Any, el: Any, desc: dict) -> tuple[str | None, str | None]:
     """The role + accessible name as Playwright computes them, when they find this element."""
     role, name = desc.get("role"), desc.get("name")
@@ -168,19 +143,7 @@ async def _verified_role_name(page: Any, el: Any, desc: dict) -> tuple[str | Non
 
 
 async def _move(page: Any, tl: Timeline, to: tuple[float, float], animate: bool) -> None:
-    if not animate:
-        await page.mouse.move(*to)
-        tl.moves.append((time.time(), *to))
-        return
-    start = tl.moves[-1][1:] if tl.moves else to
-    for k in range(1, MOVE_STEPS + 1):
-        f = k / MOVE_STEPS
-        f = f * f * (3 - 2 * f)  # ease in-out
-        x = start[0] + (to[0] - start[0]) * f
-        y = start[1] + (to[1] - start[1]) * f
-        await page.mouse.move(x, y)
-        tl.moves.append((time.time(), x, y))
-        await asyncio.sleep(MOVE_S / MOVE_STEPS)
+    await glide(page, tl, to, RECORDER.pace if animate else Pace())
 
 
 async def _state(page: Any) -> dict:
@@ -203,46 +166,6 @@ async def _acted_state(el: Any) -> dict | None:
         return await el.evaluate(ELEMENT_STATE_JS, timeout=2000)
     except Exception:
         return None
-
-
-async def _do(page: Any, i: int, a: RecipeAction, el: Any, tl: Timeline, viewport: tuple[int, int], full: bool) -> None:
-    w, h = viewport
-    if a.type == "Scroll":
-        await _move(page, tl, (w / 2, h / 2), full)
-        dy = (a.amount or 0.5) * h * (-1 if a.direction == "up" else 1)
-        parts = 6 if full else 1
-        for _ in range(parts):
-            await page.mouse.wheel(0, dy / parts)
-            await asyncio.sleep(0.05 if full else 0.02)
-        tl.marks.append((time.time(), i))  # no cue: the page has moved from here on
-        return
-    if a.type == "Press":
-        if el is not None:
-            await el.focus()
-        tl.keys.append((time.time(), a.key or ""))
-        tl.marks.append((tl.keys[-1][0], i))
-        await page.keyboard.press(a.key or "Enter")
-        return
-    box = await el.bounding_box()
-    if box is None:
-        raise RecordError(f"step {i}: the target {a.target!r} has no box on screen")
-    center = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    await _move(page, tl, center, full)
-    if a.type != "Hover":
-        tl.marks.append((time.time(), i))
-    if a.type == "Hover":
-        await el.hover()
-        tl.marks.append((time.time(), i))  # no cue: what the hover shows is on screen from here on
-    elif a.type == "Click":
-        tl.clicks.append((time.time(), *center))
-        await el.click()
-    elif a.type == "Select":
-        tl.clicks.append((time.time(), *center))
-        await choose_option(el, a.value or "")
-    elif a.type == "Type":
-        tl.clicks.append((time.time(), *center))
-        # the judge types through the same player: cleared unless `clear: false`, then key by key
-        await type_into(el, a.text or "", clear=a.clear, delay_ms=TYPE_DELAY_MS if full else 0)
 
 
 async def _crop(page: Any, path: Path, vp: tuple[int, int], box: dict) -> None:
@@ -324,7 +247,7 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                 t_step = time.monotonic()
                 if progress:
                     progress(f"{label}step {i}/{n}: {step_text(a.type, a.description)[:80]}")
-                el = await _locate(page, i, a.target) if a.target else None
+                el = await locate(page, i, a.target) if a.target else None
                 target = None
                 if el is not None:
                     try:
@@ -356,13 +279,9 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                         await _move(page, res.timeline, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), full)
                         await asyncio.sleep(0.05)
                         res.pre[i] = await screenshot(page)
-                try:
-                    await _do(page, i, a, el, res.timeline, vp, full)
-                except RecordError:
-                    raise
-                except Exception as e:
-                    msg = str(e).strip().splitlines()[0] if str(e).strip() else e.__class__.__name__
-                    raise RecordError(f"{label}step {i}: {a.type} failed: {msg}") from None
+                done = await play(page, a.action, el, vp, RECORDER if full else RECORDER_QUICK, trace=res.timeline, step=i)
+                if not done.executed:  # the recorder falls back on nothing: the recipe is wrong
+                    raise RecordError(f"{label}step {i}: {a.type} failed: {done.reason(a.type)}")
                 rep = await settle(page, tracker, timeout_ms=SETTLE_TIMEOUT_MS, after_action=True)
                 if not rep.settled:
                     if not _animates(rep.what):
@@ -480,12 +399,9 @@ def _probe_actions(plan: ProbePlan, a_pass: PassResult, b_pass: PassResult | Non
             ev.texts = echo
             ev.notes = []
         target = main[j - 1].target if plan.mirrors and j <= len(main) else a_pass.steps[j - 1].target
-        params = ActionParameters(description=ra.description, text=ra.text, key=ra.key, direction=ra.direction,
-                                  scroll_page=ra.amount if ra.type == "Scroll" else None, value=ra.value,
-                                  clear=False if ra.type == "Type" and not ra.clear else None)
         # an automatic probe asks only for the echo of its text (no assertion of its own to decide)
-        act = Action(type=ra.type, parameters=params, logical_assertion=ra.assertion if plan.kind == "recipe" else None,
-                     target=target, checks=list(ra.checks or []), evidence=ev)
+        act = ra.action.model_copy(update=dict(visual_evaluation_flag=False, target=target, evidence=ev,
+                                               logical_assertion=ra.assertion if plan.kind == "recipe" else None))
         missing = [n for n in ev.notes if n.startswith("quoted ")]
         if plan.kind == "recipe" and ra.assertion and missing and len(missing) >= len(quoted_phrases(ra.assertion)[:4]):
             raise RecordError(f"probe {plan.name}, step {j}: the assertion {ra.assertion!r} quotes nothing the source shows "
@@ -682,13 +598,9 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
                 keep = {_check_key(c) for c in o.steps[i - 1].info}
                 info = [c for c in info if _check_key(c) in keep]
             ev = step_evidence(i, ra, first, others, typed=typed)
-            params = ActionParameters(description=ra.description, text=ra.text, key=ra.key, direction=ra.direction,
-                                      scroll_page=ra.amount if ra.type == "Scroll" else None, value=ra.value,
-                                      clear=False if ra.type == "Type" and not ra.clear else None)
-            action = Action(type=ra.type, parameters=params, visual_evaluation_flag=ra.visual,
-                            checkpoint_screenshot=f"checkpoints/step_{i}.png", logical_assertion=ra.assertion,
-                            target=st.target, checks=list(ra.checks or []), evidence=ev, info=info,
-                            video_time_s=cue_at.get(i))
+            action = ra.action.model_copy(update=dict(checkpoint_screenshot=f"checkpoints/step_{i}.png",
+                                                      target=st.target, evidence=ev, info=info,
+                                                      video_time_s=cue_at.get(i)))
             for n in ev.notes:
                 if n.startswith("quoted "):
                     warnings.append(f"step {i}: the assertion {ra.assertion!r}: {n} on the source, so the judge cannot "

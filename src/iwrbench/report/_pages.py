@@ -606,14 +606,23 @@ def _code(unit: Unit) -> str:
             f'<pre class="code"><code>{e(text)}</code></pre></details>{listing}')
 
 
+def _kept_text(id_: str, title: str, text: str | None) -> str:
+    """A text the run kept (a raw reply, a unit's log), folded, cut at ``CODE_LIMIT``."""
+    if text is None:
+        return ""
+    cut = f" (first {CODE_LIMIT:,} of {len(text):,} characters)" if len(text) > CODE_LIMIT else ""
+    return (f'<details id="{id_}"><summary>{e(title)}{cut}</summary>'
+            f'<pre class="code"><code>{e(text[:CODE_LIMIT])}</code></pre></details>')
+
+
 def _raw_reply(unit: Unit) -> str:
     p = unit.run.raw_reply_file(unit.result)
-    if p is None:
-        return ""
-    text = p.read_text(encoding="utf-8", errors="replace")
-    cut = f" (first {CODE_LIMIT:,} of {len(text):,} characters)" if len(text) > CODE_LIMIT else ""
-    return (f'<details id="raw-reply"><summary>The model\'s raw reply{cut}</summary>'
-            f'<pre class="code"><code>{e(text[:CODE_LIMIT])}</code></pre></details>')
+    return _kept_text("raw-reply", "The model's raw reply", p.read_text(encoding="utf-8", errors="replace") if p else None)
+
+
+def _log(unit: Unit) -> str:
+    """The unit's log (the tracebacks it ended or retried on), folded under its error."""
+    return _kept_text("unit-log", f"Traceback: {unit.result.log}", unit.run.log_text(unit.result))
 
 
 def _generation_line(unit: Unit) -> str:
@@ -701,7 +710,7 @@ def unit_page(unit: Unit, task: Task | None, store: ImageStore, *, label_dir: st
         f'<nav class="models small">Models on this task: {sib}</nav>'
         f'<p class="small muted">{e(tags)}{" · source " + e(src) if src else ""} · protocol {e(r.protocol)} · '
         f'run {e(unit.run.path)}</p>'
-        f"{err}<div class=\"scores\">{scores}</div>{_generation_line(unit)}{blocked}"
+        f"{err}{_log(unit)}<div class=\"scores\">{scores}</div>{_generation_line(unit)}{blocked}"
         f'<section id="timeline-section"><h2>Step timeline</h2>{_timeline(unit, task)}'
         '<p class="small muted">IFS counts the leading steps that executed and passed their assertion; '
         "a green edge marks them, a red edge the step where the count stops.</p></section>"

@@ -17,7 +17,7 @@ from typing import Any, Callable
 from ..generate.cheats import (FINAL_BOUND, KINDS, MODEL_NAMES, ButtonsCheatModel, Control, FramesCheatModel,
                                TextCheatModel, agenerate, controls, generate)
 from . import Verdict
-from ._judge import VerdictLog, task_dirs, with_browser
+from ._judge import VerdictLog, load_or_errors, offline_judge, task_dirs
 
 Progress = Callable[[str], None]
 
@@ -82,31 +82,21 @@ async def _one(browser: Any, task: Any, kind: str, unit: Path, protocol: Any, co
 
 async def run_async(tasks_dir: Path, out_dir: Path, *, only: Any = None, progress: Progress | None = None,
                     kinds: tuple[str, ...] = KINDS, browser: Any = None) -> list[Verdict]:
-    from ..judge.score import JudgeComponents
-    from ..protocols import get_protocol
-    from ..tasks.load import load_task
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     for k in kinds:
         if k not in KINDS:
             raise ValueError(f"unknown cheat {k!r}; known: {', '.join(KINDS)}")
-    protocol = get_protocol("offline")
-    components = JudgeComponents.for_protocol(protocol)
-    components.check()
+    protocol, components = offline_judge()
     say = progress or (lambda _m: None)
-    verdicts: list[Verdict] = []
     log = VerdictLog(out_dir / "verdicts.jsonl")
 
     async def body(get_browser: Callable[[], Any]) -> None:
         for d in task_dirs(Path(tasks_dir), only):
             b = await get_browser()
-            try:
-                task = load_task(d)
-            except Exception as e:  # noqa: BLE001
-                vs = [Verdict(set="cheats", task_id=d.name, page=k, steps=0, judged=None, truth=None,
-                              note=f"error: {str(e).splitlines()[0][:200]}") for k in kinds]
-                verdicts.extend(vs)
+            task, vs = load_or_errors(d, "cheats", kinds)
+            if task is None:
                 log.add(vs)
                 continue
             n = len(task.action_sequence)
@@ -122,12 +112,9 @@ async def run_async(tasks_dir: Path, out_dir: Path, *, only: Any = None, progres
                 say(f"{task.id} {k}: " + (f"Final {v.final:.2f} IFS {v.ifs:.1f} ({v.judged}/{n})"
                                           if v.final is not None and v.ifs is not None else "not scored")
                     + (f" - {v.note}" if v.note else ""))
-            verdicts.extend(vs)
             log.add(vs)
 
-    await with_browser(body, browser)
-    (out_dir / "summary.md").write_text(table(verdicts))
-    return verdicts
+    return await log.run(body, browser, table)
 
 
 def run(tasks_dir: Path, out_dir: Path, *, only: Any = None, progress: Progress | None = None,
