@@ -9,12 +9,11 @@ file with plotly.js inline (``include_plotlyjs=True``: nothing is loaded from ou
 127.0.0.1:PORT.
 
 The page holds two figures: monthly lines per station with buttons that switch the measure
-(temperature, rainfall, sunshine) and a menu that shows one station or all; a yearly-total bar
-chart with a menu that orders the bars and buttons that show one measure or both; and, on
-``budget.html``, a treemap of a made-up council budget that opens a department on a click, goes
-back from its path bar and switches between two years. Legend clicks are off: Plotly waits for a
-possible double click before it acts on one, which ties the result to the page's timers. Every value is in this file, and the
-figures' div ids are fixed, so the page is the same on every build.
+(temperature, rainfall, sunshine) and a menu that shows one station or all; and a yearly-total bar
+chart with a menu that orders the bars and buttons that show one measure or both. Legend clicks are
+off: Plotly waits for a possible double click before it acts on one, which ties the result to the
+page's timers. Every value is in this file, and the figures' div ids are fixed, so the page is the
+same on every build.
 
     python make_plotly_site.py OUT_DIR
 """
@@ -54,17 +53,6 @@ STATIONS = {
 }
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
-
-# the island council's spending in thousands of pounds: department -> service -> (2023, 2024)
-BUDGET = {
-    "Transport": {"Ferries": (4120, 4585), "Roads and bridges": (2870, 2710), "Buses": (1340, 1495),
-                  "Harbour works": (960, 1210)},
-    "Education": {"Primary schools": (3890, 3975), "Secondary school": (3120, 3240),
-                  "School transport": (610, 655), "Adult classes": (180, 170)},
-    "Health and care": {"Care homes": (2650, 2790), "Home care": (1980, 2160), "Island clinic": (1410, 1460)},
-    "Environment": {"Waste and recycling": (1230, 1285), "Coastal defences": (870, 1340), "Parks": (420, 410)},
-    "Culture and leisure": {"Library": (310, 315), "Swimming pool": (540, 560), "Museum": (190, 205)},
-}
 
 BUILD = r'''
 import json, os, sys
@@ -139,43 +127,6 @@ os.makedirs(sys.argv[1], exist_ok=True)
 with open(os.path.join(sys.argv[1], "index.html"), "w", encoding="utf-8") as f:
     f.write(head + '<div class="card">' + first + '</div><div class="card">' + second + '</div>' + foot)
 
-budget = data["budget"]
-def tree(year):
-    ids, labels, parents, values = ["All"], ["Island council"], [""], [0]
-    for dept, services in budget.items():
-        ids.append(dept); labels.append(dept); parents.append("All"); values.append(sum(v[year] for v in services.values()))
-        for service, v in services.items():
-            ids.append(dept + "/" + service); labels.append(service); parents.append(dept); values.append(v[year])
-    values[0] = sum(values[1 + k] for k, p in enumerate(parents[1:]) if p == "All")
-    return ids, labels, parents, values
-ids, labels, parents, values = tree(1)
-spend = go.Figure(go.Treemap(ids=ids, labels=labels, parents=parents, values=values, branchvalues="total",
-                             texttemplate="<b>%{label}</b><br>£%{value:,}k", maxdepth=2,
-                             pathbar=dict(visible=True), marker=dict(colorscale="Teal"), root=dict(color="#eef3f6"),
-                             hoverinfo="none"))
-spend.update_layout(
-    title=dict(text="Spending 2024: £%s,%03dk" % divmod(values[0], 1000), x=0.02), height=560, margin=dict(t=120, l=20, r=20, b=20),
-    updatemenus=[dict(type="buttons", direction="right", x=0.0, xanchor="left", y=1.13, yanchor="top", showactive=True,
-                      buttons=[dict(label="2024", method="update", args=[{"values": [tree(1)[3]]}, {"title.text": "Spending 2024: £%s,%03dk" % divmod(tree(1)[3][0], 1000)}]),
-                               dict(label="2023", method="update", args=[{"values": [tree(0)[3]]}, {"title.text": "Spending 2023: £%s,%03dk" % divmod(tree(0)[3][0], 1000)}])])])
-# Plotly opens a treemap level with a 750 ms animation (a constant of plotly.js): the page opens it at once
-# instead, so what is on screen after a click does not depend on the page's timers
-instant = """
-var gd = document.getElementById('{plot_id}');
-gd.on('plotly_treemapclick', function (e) {
-  var pt = e.points[0], trace = gd.data[0], current = trace.level || trace.ids[0];
-  var next = pt.id === current ? (pt.parent || trace.ids[0]) : pt.id;
-  if (trace.parents.indexOf(next) >= 0) { Plotly.restyle(gd, {level: [next]}); }
-  return false;
-});
-"""
-third = spend.to_html(full_html=False, include_plotlyjs=True, div_id="spending", config=config, post_script=instant)
-head2 = head.replace("Island climate dashboard</title>", "Island council budget</title>").replace(
-    "<h1>Island climate dashboard</h1><p>Four coastal stations, monthly averages 1991-2020</p>",
-    "<h1>Island council budget</h1><p>Where the money goes: click a department to open it, the bar above the boxes to go back</p>")
-with open(os.path.join(sys.argv[1], "budget.html"), "w", encoding="utf-8") as f:
-    f.write(head2 + '<div class="card">' + third + '</div></main><footer>Figures in thousands of pounds (made-up budget for this demo). '
-            'Chart drawn with Plotly.</footer></body></html>')
 '''
 
 
@@ -183,7 +134,7 @@ def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print("usage: python make_plotly_site.py OUT_DIR", file=sys.stderr)
         return 2
-    data = {"months": MONTHS, "stations": STATIONS, "colours": COLOURS, "budget": BUDGET}
+    data = {"months": MONTHS, "stations": STATIONS, "colours": COLOURS}
     write_pyz(Path(argv[1]) / "climate-plotly.pyz", {
         "build.py": BUILD.lstrip(),
         "climate.json": json.dumps(data, indent=1, ensure_ascii=False) + "\n",
