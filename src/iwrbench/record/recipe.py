@@ -61,6 +61,8 @@ class PypiSource(_Strict):
     page: str = Field("/", description="the path opened")
     data: str | None = Field(None, description="a file next to the recipe, or a script (.py) that makes it")
     extra: list[str] = Field(default_factory=list, description="more pip requirements")
+    sha256: str | None = Field(None, description="pinned checksum of the package's own distribution file (the wheel "
+                                                 "or sdist pip downloads for it; checked when given)")
 
 
 class Source(_Strict):
