@@ -127,8 +127,15 @@ def plan_probes(recipe: Recipe) -> list[ProbePlan]:
             plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
                                    [a for _, a in kept], [j for j, _ in kept]))
         else:
+            # an action that mirrors main step k asks what step k asks, unless it says what to ask itself
+            acts = []
+            for a in sp.actions or []:
+                m = recipe.actions[a.mirrors - 1] if a.mirrors else None
+                if m is not None and a.assertion is None and a.checks is None and not a.unchanged:
+                    a = a.model_copy(update={"assertion": m.assertion, "checks": m.checks})
+                acts.append(a)
             plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
-                                   list(sp.actions or []), [a.mirrors for a in sp.actions or []]))
+                                   acts, [a.mirrors for a in sp.actions or []]))
     return plans
 
 
