@@ -25,6 +25,7 @@ from typing import Any, Callable
 from ..errors import RecordError
 from ..fileio import replace_dir
 from ..records import Task
+from ..timing import timed
 
 Progress = Callable[[str], None]
 
@@ -139,13 +140,22 @@ async def record_task_async(recipe: "Path | str | object", out: Path, *, validat
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.staging-", dir=out.parent))
     shutil.rmtree(staging)  # the recorder creates it atomically
     try:
-        await record_async(recipe_obj, staging, progress=progress, passes=passes)
+        await timed("record", record_async(recipe_obj, staging, progress=progress, passes=passes))
         done = Recorded(task=load_task(staging), out=out, validated=False, warnings=_warnings(staging))
         if validate:
             if progress:
-                progress("validating: replaying the task on its source with the judge (iwr validate --oracle)")
+                progress("validating: replaying the task on its source with the judge (iwr validate --oracle)"
+                         + (", and judging the cheat pages on it (each must stay at Final <= 15)" if cheats else ""))
             with tempfile.TemporaryDirectory(prefix="iwr-validate-") as work:
-                [v] = await validate_async([staging], oracle=True, work_dir=Path(work), oracle_recipes=[recipe_file])
+                # the two are independent: the cheat check's verdicts are kept only for a task that validates
+                checked = timed("validate.oracle", validate_async([staging], oracle=True, work_dir=Path(work),
+                                                                  oracle_recipes=[recipe_file]))
+                judged = timed("validate.cheats", cheat_check(staging, None)) if cheats else None
+                got = await asyncio.gather(checked, *([judged] if judged is not None else []), return_exceptions=True)
+            for r in got:
+                if isinstance(r, BaseException):
+                    raise r
+            [v] = got[0]  # type: ignore[misc]
             done.oracle_ifs, done.checkpoints = v.ifs, dict(v.checkpoints)
             if not v.ok:
                 more = f" (+{len(v.problems) - 1} more)" if len(v.problems) > 1 else ""
@@ -154,9 +164,12 @@ async def record_task_async(recipe: "Path | str | object", out: Path, *, validat
                                   "the recipe (docs/recipes.md), or pass --no-validate to keep it unchecked")
             done.validated = True
             if cheats:
+                done.cheats = got[1]  # type: ignore[assignment]
                 if progress:
-                    progress("cheat check: judging the cheat pages on the new task (each must stay at Final <= 15)")
-                done.cheats = await cheat_check(staging, progress)
+                    for c in done.cheats:
+                        fin = (f"Final {c.final:.2f}, {c.steps_passed}/{c.steps} step(s) credited" if c.final is not None
+                               else "not scored")
+                        progress(f"cheat {c.cheat}: {fin}" + (f" ({c.note})" if c.note else ""))
                 bad = [c for c in done.cheats if not c.ok]
                 for c in bad:
                     msg = (f"cheat {c.cheat} scores Final {c.final:.2f} on this task ({c.note})" if c.final is not None
