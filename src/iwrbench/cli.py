@@ -39,10 +39,12 @@ class _Bar:
     """A rich progress bar fed by library progress callbacks."""
 
     def __init__(self, label: str):
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
 
         self.p = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                          TimeElapsedColumn(), TextColumn("{task.fields[note]}"), transient=False,
+                          TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                          TextColumn("{task.fields[note]}"), transient=False,
                           console=_console(), disable=not sys.stdout.isatty() and not os.environ.get("IWR_PROGRESS"))
         self.label = label
         self.task = None
@@ -65,7 +67,12 @@ class _Bar:
             self.p.update(self.task, advance=1, note=note[:60])
             if self.plain:
                 t = self.p.tasks[0]
-                print(f"  [{int(t.completed)}/{int(t.total or 0)}] {note}", flush=True)
+                done, total = int(t.completed), int(t.total or 0)
+                left = ""
+                if 0 < done < total and t.elapsed:
+                    s = t.elapsed / done * (total - done)  # the pace so far, for what is left
+                    left = f" (about {int(s // 60)} min {int(s % 60):02d} s left)"
+                print(f"  [{done}/{total}] {note}{left}", flush=True)
 
 
 def print_leaderboard(summary: "Summary | dict", title: str = "Leaderboard", console: Any = None) -> None:

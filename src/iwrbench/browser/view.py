@@ -602,12 +602,21 @@ async def _word_boxes(cdp: Any, ctx: int, cands: list[_Cand], which: list[int], 
     return out
 
 
-async def read_view(page: Any, *, shot: bytes | None = None, timeout_s: float = 20.0) -> dict:
+async def shoot(page: Any, path: str | None = None, *, timeout_ms: int = 10000) -> tuple[bytes, bytes]:
+    """The step's screenshot (saved to ``path``) and its text-free twin, taken under one hold (``read_view``'s
+    ``shot`` and ``hidden``)."""
+    from .settle import screenshots
+
+    shown, hidden = await screenshots(page, path, timeout_ms=timeout_ms, styles=("", HIDE_TEXT_STYLE))
+    return shown, hidden
+
+
+async def read_view(page: Any, *, shot: bytes | None = None, hidden: bytes | None = None,
+                    timeout_s: float = 20.0) -> dict:
     """The page's visible text now: ``{url, w, h, scroll, frags, truncated}`` (see the module doc).
 
-    ``shot``: the screenshot just taken of this moment with :func:`iwrbench.browser.settle.screenshot` (the judge's
-    and the recorder's step pictures); taken here when not given. A second picture, with the text made
-    transparent, is taken here."""
+    ``shot`` and ``hidden``: the screenshot just taken of this moment and its text-free twin (``shoot``); taken here
+    when not given."""
     from .settle import screenshot
 
     tmo = int(timeout_s * 1000)
@@ -616,8 +625,9 @@ async def read_view(page: Any, *, shot: bytes | None = None, timeout_s: float = 
         ctx = await _world(cdp, timeout_s)
         await timed("view.finish", _eval(cdp, ctx, f"({FINISH_JS})()", timeout_s))
         if shot is None:
-            shot = await timed("view.screenshot", screenshot(page, timeout_ms=tmo))
-        hidden = await timed("view.text_free_screenshot", screenshot(page, timeout_ms=tmo, extra_style=HIDE_TEXT_STYLE))
+            shot, hidden = await timed("view.screenshots", shoot(page, timeout_ms=tmo))
+        elif hidden is None:
+            hidden = await timed("view.text_free_screenshot", screenshot(page, timeout_ms=tmo, extra_style=HIDE_TEXT_STYLE))
         await _eval(cdp, ctx, f"({_CANCEL_JS})()", timeout_s)
         snap = await timed("view.layout", asyncio.wait_for(cdp.send("DOMSnapshot.captureSnapshot", {
             "computedStyles": _STYLES, "includePaintOrder": True, "includeDOMRects": False}), timeout_s))

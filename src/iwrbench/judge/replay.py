@@ -19,7 +19,7 @@ from ..browser.dom import ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import PageBundle, host
 from ..browser.player import for_protocol, play, wait_idle
 from ..browser.settle import RequestTracker, run_clock, settle, screenshot
-from ..browser.view import read_view
+from ..browser.view import read_view, shoot
 from ..errors import InfraError
 from ..protocols import Protocol
 from ..timing import timed
@@ -337,6 +337,8 @@ class _Trajectory:
         self.chance = ChanceRecord()
         #: the screenshots' bytes by index (the published order judges assertions after the trajectory)
         self.pngs: dict[int, bytes] = {}
+        #: the text-free twin of the last screenshot (the reader's second picture)
+        self._hidden: bytes | None = None
 
     def bind(self, page: Any, guard: _Guard, tracker: RequestTracker, steps: list[StepResult]) -> None:
         self.page, self.guard, self.tracker, self.steps = page, guard, tracker, steps
@@ -368,10 +370,16 @@ class _Trajectory:
         return away
 
     async def shot(self, i: int) -> bytes:
+        """The screenshot after action ``i`` (0: the loaded page), saved; under the evidence protocol its text-free
+        twin is taken in the same hold, for the reader (``view``)."""
         p = self.shots_dir / f"step_{i}.png"
+        tmo = int(min(self.limits.action_s, 15) * 1000)
+        self._hidden = None
         try:
-            data = await screenshot(self.page, str(p), timeout_ms=int(min(self.limits.action_s, 15) * 1000),
-                                    still=self.protocol.page_setup != "published")
+            if self.protocol.assertions == "evidence":
+                data, self._hidden = await shoot(self.page, str(p), timeout_ms=tmo)
+            else:
+                data = await screenshot(self.page, str(p), timeout_ms=tmo, still=self.protocol.page_setup != "published")
         except Exception as e:
             if self.guard.crashed:
                 raise _PageFailure(self.guard.crashed) from None
@@ -386,7 +394,8 @@ class _Trajectory:
     async def view(self, shot: bytes) -> View:
         """What a person sees in ``shot`` (the screenshot just taken)."""
         try:
-            return View.from_js(await asyncio.wait_for(read_view(self.page, shot=shot, timeout_s=self.limits.action_s),
+            return View.from_js(await asyncio.wait_for(read_view(self.page, shot=shot, hidden=self._hidden,
+                                                                 timeout_s=self.limits.action_s),
                                                        timeout=self.limits.action_s + 2))
         except asyncio.TimeoutError:
             raise _PageFailure("the page stopped answering") from None

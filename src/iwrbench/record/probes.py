@@ -292,15 +292,26 @@ def keep_decisive(actions: list[Action], d: int, main_views: list[View], main_sh
 
 def unfair_quotes(plan: ProbePlan, main_views: list[View]) -> tuple[int, str] | None:
     """The first step of a recipe's probe whose assertion quotes a text no screen of the recording shows (the
-    probe would ask for something the video never showed a person); None when every quote is shown. The probe's
-    own replacement texts are the response to its own input, and fair."""
-    own = set(plan.replace.values())
+    probe would ask for something the video never showed a person: a showing on a day the recording never opened);
+    None when every quote is fair. Fair: shown somewhere in the recording; or the probe's own typed text; or the
+    response to other input of the same kind, which differs from what the recording showed only in its numbers
+    ('25.0% of the home price' where the recording showed '20.0% of the home price': every word of it shown)."""
+    from ..checks.view import tokens
+
+    own = set(plan.replace.values()) | {a.text for a in plan.actions if a.type == "Type" and a.text}
+    words: set[str] | None = None
     for j, a in enumerate(plan.actions, start=1):
         for q in quoted_phrases(a.assertion):
             if q in own or any(o and o in q for o in own):
                 continue
-            if not _shown(q, main_views, None):
-                return j, q
+            if _shown(q, main_views, None):
+                continue
+            if words is None:
+                words = {t for v in main_views for ch in ("text", "field") for t in tokens(v.text(ch))}
+            wordy = [t for t in tokens(q) if not any(c.isdigit() for c in t)]
+            if wordy and all(t in words for t in wordy):
+                continue
+            return j, q
     return None
 
 

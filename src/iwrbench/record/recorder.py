@@ -29,7 +29,7 @@ from ..browser.core import CLOCK_START, launch_browser, new_context
 from ..browser.dom import DESCRIBE_JS, ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import host
 from ..browser.settle import RequestTracker, settle, screenshot
-from ..browser.view import read_view
+from ..browser.view import read_view, shoot
 from ..errors import RecordError
 from ..fileio import make_temp_dir, replace_dir
 from ..checks.author import derive_info, evaluate_all
@@ -158,11 +158,14 @@ async def _state(page: Any) -> dict:
     return await page.evaluate(STATE_JS)
 
 
-async def _view(page: Any, shot: bytes, res: "PassResult") -> View:
-    """What a person sees in ``shot``, the screenshot just taken (the judge reads a page the same way)."""
+async def _shoot(page: Any, path: str | None, res: "PassResult") -> tuple[bytes, View]:
+    """The screenshot of this moment (saved to ``path``) and what a person sees in it (the judge reads a page the
+    same way). The text-free twin the reader needs is taken in the same hold: the video's frames of that window
+    are left out."""
     t0 = time.time()
     try:
-        return View.from_js(await read_view(page, shot=shot))
+        shot, hidden = await shoot(page, path)
+        return shot, View.from_js(await read_view(page, shot=shot, hidden=hidden))
     finally:
         res.blind.append((t0, time.time()))
 
@@ -249,8 +252,9 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                 if not _animates(rep.what):
                     raise RecordError(f"{label}step 0: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s ({rep.what})")
                 res.unsettled[0] = rep.what
-            res.shots.append(await screenshot(page, str(tmp / "checkpoints" / "step_0.png") if full and tmp else None))
-            res.views.append(await _view(page, res.shots[-1], res))
+            shot0, view0 = await _shoot(page, str(tmp / "checkpoints" / "step_0.png") if full and tmp else None, res)
+            res.shots.append(shot0)
+            res.views.append(view0)
             if full and tmp is not None:
                 await _dom(page, tmp, 0)
                 res.timeline.moves.append((time.time(), vp[0] * 0.5, vp[1] * 0.62))
@@ -306,8 +310,9 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                     res.unsettled[i] = rep.what
                 after = await timed(P + "state", _state(page)) if read else {}
                 acted_after = await timed(P + "state", _acted_state(el)) if read else None
-                res.shots.append(await timed(P + "screenshot", screenshot(page, str(tmp / "checkpoints" / f"step_{i}.png") if full and tmp else None)))
-                view = await timed(P + "view", _view(page, res.shots[-1], res))
+                shot, view = await timed(P + "view", _shoot(page, str(tmp / "checkpoints" / f"step_{i}.png")
+                                                            if full and tmp else None, res))
+                res.shots.append(shot)
                 res.views.append(view)
                 try:
                     res.count_draws(int(await page.evaluate("() => window.__iwrDraws || 0")))
