@@ -17,7 +17,6 @@ import pytest
 from iwrbench.browser.core import new_context
 from iwrbench.browser.player import JUDGE, PUBLISHED, RECORDER, RECORDER_QUICK, Trace, locate, play, wait_idle
 from iwrbench.browser.server import StaticServer
-from iwrbench.browser.settle import RequestTracker
 from iwrbench.errors import RecordError
 from iwrbench.records import Action
 
