@@ -87,8 +87,8 @@ def cmd_record(a: argparse.Namespace) -> int:
     if out.exists() and not a.force and (not out.is_dir() or any(out.iterdir())):
         raise IwrError(f"{out} exists and is not empty; pass --force to replace it")
     print(f"recording {recipe.id} ({len(recipe.actions)} action(s)) -> {out}", flush=True)
-    done = record_task(recipe, out, validate=a.validate, passes=a.passes, force=a.force,
-                       progress=lambda m: print(f"  {m}", flush=True))
+    done = record_task(recipe, out, validate=a.validate, passes=a.passes, force=a.force, cheats=a.cheats,
+                       strict=a.strict, progress=lambda m: print(f"  {m}", flush=True))
     task = done.task
     acts = task.action_sequence
     asserted = sum(1 for x in acts if x.logical_assertion or x.checks)
@@ -97,6 +97,10 @@ def cmd_record(a: argparse.Namespace) -> int:
                if done.validated else "; not validated (--no-validate)")
     print(f"wrote {out}: {len(acts)} action(s), {asserted} asserted ({written} hand-written check(s)), "
           f"{len(task.probes)} probe(s), video {task.recording_details.duration_s:.1f}s{checked}")
+    if done.cheats:
+        worst = max(done.cheats, key=lambda c: -1 if c.final is None else c.final)
+        print("cheat check: " + ", ".join(f"{c.cheat} {'-' if c.final is None else f'{c.final:.2f}'}" for c in done.cheats)
+              + (" (all <= 15)" if all(c.ok for c in done.cheats) else f"; {worst.cheat} is above 15: see the warning"))
     if done.warnings:
         print(f"{len(done.warnings)} warning(s), printed above and kept in {out / 'reference' / 'record.json'}")
     return 0
@@ -490,6 +494,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="replay the recorded task on its source with the judge before writing it (as `iwr validate "
                         "--oracle`); a task that does not score IFS 100 with matching checkpoints is not written "
                         "(default: on; --no-validate keeps it unchecked)")
+    p.add_argument("--cheats", action=argparse.BooleanOptionalAction, default=True,
+                   help="after validating, judge the cheat pages (slideshow, cheat-frames, cheat-buttons, cheat-text) "
+                        "on the task and print their Final; above 15 is a warning (default: on)")
+    p.add_argument("--strict", action="store_true",
+                   help="refuse the task (write nothing) when a cheat page scores above 15 (the suite builder does)")
     p.set_defaults(fn=cmd_record)
 
     p = sub.add_parser("validate", help="check task folders; --oracle replays them on their source",

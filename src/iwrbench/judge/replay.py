@@ -22,6 +22,7 @@ from ..browser.settle import RequestTracker, run_clock, settle, screenshot
 from ..browser.view import read_view
 from ..errors import InfraError
 from ..protocols import Protocol
+from ..timing import timed
 from ..records import Action, AssertionResult, Evidence, EvidenceResult, ProbeResult, StepResult, Task
 from ..checks.change import required as change_required
 from ..checks.author import evaluate_all
@@ -181,7 +182,7 @@ async def replay(
         out.url = url
         run = _Trajectory(task, task.action_sequence, url, origins, shots_dir, protocol, limits, llm_grounder,
                           assertion_judge, on_shot, inferred or {}, shots, prefix="")
-        err, events, blocked = await _in_context(browser, task, origins, page_seed, freeze, limits, run, steps)
+        err, events, blocked = await timed("judge.main", _in_context(browser, task, origins, page_seed, freeze, limits, run, steps))
         out.page_error = err
         out.events, out.blocked = events, blocked
         if protocol.assertions == "mllm":
@@ -200,7 +201,7 @@ async def replay(
                 pdir.mkdir(parents=True, exist_ok=True)
                 prun = _Trajectory(task, probe.actions, url, origins, pdir, protocol, limits, llm_grounder,
                                    assertion_judge, None, {}, {}, prefix=f"probe {probe.name}: ")
-                perr, pev, pbl = await _in_context(browser, task, origins, page_seed, freeze, limits, prun, pr.steps)
+                perr, pev, pbl = await timed("judge.probes", _in_context(browser, task, origins, page_seed, freeze, limits, prun, pr.steps))
                 for k, v in pev.items():
                     out.events[f"probe_{k}"] = out.events.get(f"probe_{k}", 0) + v
                 for h, n in pbl.items():
@@ -398,7 +399,7 @@ class _Trajectory:
     async def run(self) -> None:
         page, limits = self.page, self.limits
         try:
-            resp = await page.goto(self.url, wait_until="load", timeout=limits.load_s * 1000)
+            resp = await timed("judge.load", page.goto(self.url, wait_until="load", timeout=limits.load_s * 1000))
         except Exception as e:
             msg = _short(e)
             if "Timeout" not in msg:  # a page that never fires load may still show something: go on
@@ -406,11 +407,11 @@ class _Trajectory:
         else:
             if resp is not None and resp.status >= 400:
                 raise _PageFailure(f"the page did not load: HTTP {resp.status}")
-        await self.wait_after(True)
+        await timed("judge.settle", self.wait_after(True))
         away = await self.where()
         # the screenshot, then what it shows read from it and the layout at the same moment (browser/view.py)
-        before_png = await self.shot(0)
-        before_view = await self.view(before_png) if self.protocol.assertions == "evidence" and not away else None
+        before_png = await timed("judge.screenshot", self.shot(0))
+        before_view = await timed("judge.view", self.view(before_png)) if self.protocol.assertions == "evidence" and not away else None
         self.anchor = before_view  # the screen after the last asserted step (see evidence.judge_text)
         if away:
             raise _PageFailure(f"the page left its origin before the first action: {away[:120]}")
@@ -436,12 +437,12 @@ class _Trajectory:
                 res.executed = False
                 res.error = f"the action exceeded its time limit of {limits.action_s:.0f}s"
             if res.executed:
-                res.settle = await self.wait_after(False)
+                res.settle = await timed("judge.settle", self.wait_after(False))
                 if note:
                     res.settle["note"] = note
                 away = await self.where()
-                after_png = await self.shot(i)
-                after_view = await self.view(after_png) if self.protocol.assertions == "evidence" and not away else None
+                after_png = await timed("judge.screenshot", self.shot(i))
+                after_view = await timed("judge.view", self.view(after_png)) if self.protocol.assertions == "evidence" and not away else None
                 res.screenshot = f"step_{i}.png"
                 if away or (away := await self.where()):  # again right before the checks read the page
                     res.error = f"the page left its origin: {away[:160]}"
@@ -457,8 +458,9 @@ class _Trajectory:
                         raise _PageFailure(f"the page stopped answering: {_short(e)}") from None
                 acted = await _acted_state(handle)
                 if self.protocol.assertions == "evidence":
-                    await self._judge_evidence(i, action, res, state, acted, handle, before_view, after_view,  # type: ignore[arg-type]
-                                               before_png, after_png)
+                    await timed("judge.evidence", self._judge_evidence(
+                        i, action, res, state, acted, handle, before_view, after_view,  # type: ignore[arg-type]
+                        before_png, after_png))
                 else:  # "mllm": executed is passed for now; the assertions are judged after the trajectory
                     res.passed = True
                 if action.info:
@@ -630,15 +632,15 @@ async def _step(page: Any, action: Action, res: StepResult, vp: tuple[int, int],
     rules = for_protocol(protocol.actions)
     if action.type in NEEDS_TARGET:
         await wait_idle(page, tracker, rules, action)
-        g = await ground(page, action, vp, llm=llm_grounder if protocol.llm_grounding else None,
-                         crop=crop, screenshot=screenshot_png)
+        g = await timed("judge.ground", ground(page, action, vp, llm=llm_grounder if protocol.llm_grounding else None,
+                         crop=crop, screenshot=screenshot_png))
         res.grounding = g.grounding
         handle = g.handle
         if handle is None:
             res.executed = False
             res.error = "no element matches the description"
             return None, None
-    outcome = await play(page, action, handle, vp, rules, timeout_ms=int(limits.action_s * 1000))
+    outcome = await timed("judge.act", play(page, action, handle, vp, rules, timeout_ms=int(limits.action_s * 1000)))
     res.executed = outcome.executed
     res.error = outcome.error
     return handle, outcome.note

@@ -127,8 +127,15 @@ def plan_probes(recipe: Recipe) -> list[ProbePlan]:
             plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
                                    [a for _, a in kept], [j for j, _ in kept]))
         else:
+            # an action that mirrors main step k asks what step k asks, unless it says what to ask itself
+            acts = []
+            for a in sp.actions or []:
+                m = recipe.actions[a.mirrors - 1] if a.mirrors else None
+                if m is not None and a.assertion is None and a.checks is None and not a.unchanged:
+                    a = a.model_copy(update={"assertion": m.assertion, "checks": m.checks})
+                acts.append(a)
             plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
-                                   list(sp.actions or []), [a.mirrors for a in sp.actions or []]))
+                                   acts, [a.mirrors for a in sp.actions or []]))
     return plans
 
 
@@ -297,14 +304,18 @@ def unfair_quotes(plan: ProbePlan, main_views: list[View]) -> tuple[int, str] | 
     return None
 
 
-def guard_map(probes: list[Any], n: int) -> dict[int, list[str]]:
-    """For each main step, the probes that would cap a replaying page below it (``Probe`` records)."""
+def guard_map(probes: list[Any], n: int, decides: dict[str, int | None] | None = None) -> dict[int, list[str]]:
+    """For each main step, the probes that would cap a replaying page below it (``Probe`` records).
+
+    ``decides``: each probe's decisive step against a replay of the recording (``decisive_step``; None: a replay
+    passes it, so it guards nothing); without it every probe is taken at its word. A mirrored probe caps at the
+    step before its decisive one; any other at its ``guards`` step minus one."""
     out: dict[int, list[str]] = {i: [] for i in range(1, n + 1)}
     for p in probes:
-        start = p.guards
-        if p.mirrors:  # a mirrored probe caps at the step before its first decisive one
-            start = next((j for j, a in enumerate(p.actions, 1) if a.evidence and (a.evidence.texts or a.evidence.still)),
-                         p.guards)
+        d = (decides or {}).get(p.name, 1) if decides is not None else 1
+        if d is None:
+            continue
+        start = d if p.mirrors else p.guards
         for i in range(max(1, start), n + 1):
             out[i].append(p.name)
     return out
