@@ -580,8 +580,10 @@ async def new_context(
 ) -> tuple[Any, NetworkLog]:
     """A fresh, deterministic, contained browser context (its proxy stops when it closes).
 
-    ``deterministic=False`` (the published protocol) leaves out reduced motion and the seeded
-    ``Math.random``: the page runs as in a plain browser (still contained, same viewport).
+    ``deterministic=False`` (the published protocol) leaves out reduced motion, the seeded ``Math.random`` and
+    every script of ours in the page's world (no DOM observer, no wrapped ``attachShadow``, no helper globals):
+    the page runs as in a plain browser (still contained, same viewport). Settling by condition needs that script;
+    the published protocol does not settle by condition.
 
     ``freeze_time``: the page's clock starts at this ISO time and runs on. ``virtual_time``: the page's clock
     (Date, timers, animation frames, performance.now) is paused at ``freeze_time`` or ``VIRTUAL_EPOCH_S`` and
@@ -611,7 +613,8 @@ async def new_context(
         raise
     ctx.on("close", lambda *_: proxy.stop())
     try:
-        await ctx.add_init_script(INIT_SCRIPT % {"seed": seed, "seeded": "true" if deterministic else "false"})
+        if deterministic:
+            await ctx.add_init_script(INIT_SCRIPT % {"seed": seed, "seeded": "true"})
 
         async def route(r: Any) -> None:
             url = r.request.url
