@@ -269,7 +269,8 @@ PUBLISHED = Protocol(
                    "Reasoning models are sent what they accept: OpenAI's max_completion_tokens and no temperature, "
                    "Anthropic's thinking budget added to max_tokens and no temperature; the kind is set explicitly "
                    "(-J reasoning=true), read from the name, or learned from the server's first refusal (published: "
-                   "max_tokens and temperature 0, which these models refuse, so every assertion passed)."),
+                   "max_tokens and temperature 0, which these models refuse: every assertion then passed and the rubric "
+                   "stopped the run)."),
         Difference("provider-api",
                    "The judge may be any OpenAI-compatible server or Anthropic's Messages API; that API needs an "
                    "output cap, so there the grounder sends the model's largest output (published: OpenAI's Chat "
@@ -283,7 +284,7 @@ PUBLISHED = Protocol(
                    "words; the five criteria with their points and a 'Score: n/100' line): the published sentences "
                    "are not copied."),
         Difference("timeouts-retries",
-                   "Judge calls time out after --timeout (default 600 s; published: 120 s an assertion, 180 s a "
+                   "Judge calls time out after --timeout-s (default 600 s; published: 120 s an assertion, 180 s a "
                    "grounder call, 300 s the rubric) and are retried on 429 (honouring Retry-After), 5xx and "
                    "timeouts (published: not retried)."),
         Difference("response-cache",
@@ -335,16 +336,17 @@ PUBLISHED = Protocol(
         Difference("page-guard",
                    "Dialogs are dismissed, popups closed, downloads cancelled; a page that leaves its origin stops "
                    "there; past 30 dialogs, 10 windows or 30 navigations the page is closed (page_error) (published: "
-                   "Playwright's defaults in a persistent profile, popups left open)."),
+                   "dialogs dismissed by Playwright, popups left open, downloads accepted, no limit)."),
         Difference("context",
-                   "Locale en-US, time zone UTC, screen size the viewport's, no permissions granted, a fresh profile "
-                   "per page (published: the machine's locale and time zone, the machine's screen or 1280x1100, "
-                   "clipboard and notification permissions granted, a new profile folder per task)."),
+                   "Locale en-US, time zone UTC, the screen the size of the viewport, no permission granted "
+                   "(published: the machine's locale and time zone, the machine's screen or 1280x1100, clipboard and "
+                   "notification permissions granted)."),
         Difference("browser-switches",
-                   "Chromium runs without GPU and QUIC, under a memory cap (V8 heap 512 MB, a cgroup), draws a "
-                   "frame only once it is fully rastered and decodes images before the frame that shows them "
-                   "(published: browser-use's own switches, which toggle features of its UI and profile, and "
-                   "Chromium's defaults: a screenshot on a busy machine may catch a frame half rastered)."),
+                   "Chromium runs without GPU and QUIC, under a memory cap (V8 heap 512 MB, a cgroup), with our list "
+                   "of features turned off, draws a frame only once it is fully rastered and decodes images before "
+                   "the frame that shows them (published: browser-use's own list of switches, features turned off "
+                   "and its profile's theme among them, not rebuilt here; nothing holds a frame back, so a "
+                   "screenshot on a busy machine may catch one half rastered)."),
         Difference("limits",
                    "The page's own time limit is the sum of its actions' limits; loading may take 30 s (published: "
                    "60 s), a screenshot 15 s (published: 30 s). The LLM grounder's API time is never the page's: a "
@@ -361,8 +363,9 @@ PUBLISHED = Protocol(
         Difference("ocr-failure",
                    "An OCR failure is a judge_error (published: read as empty text, so two failures score 1.0)."),
         Difference("metric-precision",
-                   "EasyOCR and DINOv2 run on the CPU in float32 (published: on a GPU when there is one, DINOv2 in "
-                   "float16): the same weights, scores close but not bit-identical. The weights are never "
+                   "EasyOCR and DINOv2 run on the CPU in float32, DINOv2 one image at a time (published: on a GPU when "
+                   "there is one, DINOv2 in float16, a task's checkpoints in one batch and its screenshots in "
+                   "another): the same weights, scores close but not bit-identical. The weights are never "
                    "downloaded here."),
     ),
 )
