@@ -9,6 +9,12 @@ WebRTC over TCP); requests the request router sees are also aborted early. Both 
 they refuse per host. Chromium's resolver maps every name but the proxy's to nowhere, WebRTC
 may not send UDP outside a proxy, speculative prerendering is off, and the whole browser runs
 under a memory cap (a cgroup where one can be made, else a per-process data limit).
+
+Two browsers: the project's (``LAUNCH_ARGS``: hidden scrollbars, no font hinting, no smooth scrolling, so
+screenshots repeat) and iwr-bench@1's (``launch_browser(page_setup="published")``: as the published judge's
+browser draws the page: scrollbars, Chromium's hinting and smooth scrolling, ``navigator.webdriver`` false, and
+screenshots that do not wait for web fonts). Both keep every wall. A replay checks it was given the browser its
+protocol names (``browser_setup``).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import shutil
 import tempfile
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,6 +75,22 @@ LAUNCH_ARGS = [
     # nothing resolves but the proxy's name, not even loopback literals: a second wall behind the proxy
     f"--host-resolver-rules=MAP {PROXY_HOST} 127.0.0.1, MAP * ~NOTFOUND",
 ]
+
+#: iwr-bench@1's browser: the switches above that only make screenshots repeatable or the page's clock
+#: controllable are left out where the published browser (browser-use's) differs: scrollbars are drawn (they
+#: take layout width), font hinting and smooth scrolling are Chromium's defaults, and ``navigator.webdriver`` is
+#: false. The walls (proxy, resolver, WebRTC, prerendering, heap cap) and the rastering switches stay (listed in
+#: ``protocols.PUBLISHED.differences``).
+_NOT_PUBLISHED = {"--hide-scrollbars", "--font-render-hinting=none", "--disable-smooth-scrolling",
+                  "--enable-blink-features=CSSImageAnimation"}
+PUBLISHED_LAUNCH_ARGS = [a for a in LAUNCH_ARGS if a not in _NOT_PUBLISHED] + [
+    "--disable-blink-features=AutomationControlled"]
+#: Playwright's own switches the published browser also leaves out (browser-use's ``ignore_default_args``):
+#: headless Playwright hides scrollbars, and ``--enable-automation`` sets ``navigator.webdriver``
+PUBLISHED_IGNORED_DEFAULT_ARGS = ["--hide-scrollbars", "--enable-automation"]
+#: set in a Playwright driver's environment, it takes screenshots without waiting for the page's web fonts, as
+#: browser-use makes it do (its session module sets it before Playwright starts)
+NO_FONTS_WAIT_ENV = "PW_TEST_SCREENSHOT_NO_FONTS_READY"
 
 LOCALE = "en-US"
 TIMEZONE = "UTC"
@@ -405,13 +428,59 @@ class _Cage:
             threading.Thread(target=remove, daemon=True, name="iwr-cage-rm").start()
 
 
-async def launch_browser(playwright: Any, *, headless: bool = True) -> Any:
+#: the Playwright drivers started with ``start_playwright(published=True)`` (their screenshots skip the fonts wait)
+_PUBLISHED_DRIVERS: "weakref.WeakSet[Any]" = weakref.WeakSet()
+#: how each launched browser was set up: its ``page_setup`` ("deterministic" or "published", as ``Protocol.page_setup``)
+_SETUPS: "weakref.WeakKeyDictionary[Any, str]" = weakref.WeakKeyDictionary()
+
+
+async def start_playwright(*, published: bool = False) -> Any:
+    """A started Playwright (``await pw.stop()`` when done). ``published``: its driver takes screenshots without
+    waiting for web fonts, as the published judge's does; the variable is set for the driver's start only (the
+    driver reads its own environment), so nothing else in this process sees it."""
+    from playwright.async_api import async_playwright
+
+    if not published:
+        return await async_playwright().start()
+    old = os.environ.get(NO_FONTS_WAIT_ENV)
+    os.environ[NO_FONTS_WAIT_ENV] = "1"
+    try:
+        pw = await async_playwright().start()
+    finally:
+        if old is None:
+            os.environ.pop(NO_FONTS_WAIT_ENV, None)
+        else:
+            os.environ[NO_FONTS_WAIT_ENV] = old
+    _PUBLISHED_DRIVERS.add(pw)
+    return pw
+
+
+def browser_setup(browser: Any) -> str | None:
+    """The ``page_setup`` a browser was launched for by ``launch_browser`` (None: launched elsewhere)."""
+    try:
+        return _SETUPS.get(browser)
+    except TypeError:
+        return None
+
+
+async def launch_browser(playwright: Any, *, headless: bool = True, page_setup: str = "deterministic") -> Any:
+    """Chromium under its memory cap, with the switches of ``page_setup``: "deterministic" (``LAUNCH_ARGS``, every
+    protocol of the project's own) or "published" (``PUBLISHED_LAUNCH_ARGS``: iwr-bench@1's browser, whose
+    Playwright must come from ``start_playwright(published=True)``)."""
+    if page_setup not in ("deterministic", "published"):
+        raise ValueError(f"page_setup must be deterministic or published, not {page_setup!r}")
+    published = page_setup == "published"
+    if published and playwright not in _PUBLISHED_DRIVERS:
+        raise ComponentMissing("the published browser needs a Playwright started by "
+                               "browser.core.start_playwright(published=True) (its screenshots skip the fonts wait)")
     exe, _ = find_chromium()
     real = exe or playwright.chromium.executable_path
     cage = _Cage(real) if memory_limit_mb() else None
     try:
         browser = await playwright.chromium.launch(
-            executable_path=str(cage.wrapper) if cage else exe, headless=headless, args=LAUNCH_ARGS,
+            executable_path=str(cage.wrapper) if cage else exe, headless=headless,
+            args=PUBLISHED_LAUNCH_ARGS if published else LAUNCH_ARGS,
+            ignore_default_args=PUBLISHED_IGNORED_DEFAULT_ARGS if published else None,
             handle_sigint=False
         )
     except Exception as e:  # playwright raises its own Error type
@@ -424,6 +493,7 @@ async def launch_browser(playwright: Any, *, headless: bool = True) -> Any:
         ) from None
     if cage:
         browser.on("disconnected", lambda *_: cage.release())
+    _SETUPS[browser] = page_setup
     return browser
 
 
@@ -510,8 +580,10 @@ async def new_context(
 ) -> tuple[Any, NetworkLog]:
     """A fresh, deterministic, contained browser context (its proxy stops when it closes).
 
-    ``deterministic=False`` (the published protocol) leaves out reduced motion and the seeded
-    ``Math.random``: the page runs as in a plain browser (still contained, same viewport).
+    ``deterministic=False`` (the published protocol) leaves out reduced motion, the seeded ``Math.random`` and
+    every script of ours in the page's world (no DOM observer, no wrapped ``attachShadow``, no helper globals):
+    the page runs as in a plain browser (still contained, same viewport). Settling by condition needs that script;
+    the published protocol does not settle by condition.
 
     ``freeze_time``: the page's clock starts at this ISO time and runs on. ``virtual_time``: the page's clock
     (Date, timers, animation frames, performance.now) is paused at ``freeze_time`` or ``VIRTUAL_EPOCH_S`` and
@@ -541,7 +613,8 @@ async def new_context(
         raise
     ctx.on("close", lambda *_: proxy.stop())
     try:
-        await ctx.add_init_script(INIT_SCRIPT % {"seed": seed, "seeded": "true" if deterministic else "false"})
+        if deterministic:
+            await ctx.add_init_script(INIT_SCRIPT % {"seed": seed, "seeded": "true"})
 
         async def route(r: Any) -> None:
             url = r.request.url

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from ..browser.core import new_context, off_origin
+from ..browser.core import browser_setup, new_context, off_origin
 from ..browser.dom import ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import PageBundle, host
 from ..browser.player import for_protocol, play, wait_idle
@@ -167,6 +167,9 @@ async def replay(
     from the checkpoints.
     """
     limits = (limits or Limits()).resolved(protocol)
+    if browser_setup(browser) != protocol.page_setup:  # iwr-bench@1 draws scrollbars: never judged in another browser
+        raise InfraError(f"{protocol.id} judges in a browser launched for it (browser.core.launch_browser("
+                         f"page_setup={protocol.page_setup!r})); this one was launched for {browser_setup(browser)!r}")
     shots_dir.mkdir(parents=True, exist_ok=True)
     steps: list[StepResult] = []
     shots: dict[int, Path] = {}

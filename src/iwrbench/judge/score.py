@@ -159,14 +159,20 @@ class JudgeComponents:
         vs.high_level = float(r["high_level"])
         vs.components = {k: round(float(v), 3) for k, v in (r.get("high_level_components") or {}).items()}
         if r.get("high_level_raw") is not None and shot is not None:
-            _keep_reply(shot, checkpoint, str(r["high_level_raw"]))
+            _keep_reply(shot, checkpoint, str(r["high_level_raw"]), r.get("high_level_sent"))
         return vs
 
 
-def _keep_reply(shot: Path, checkpoint: int, text: str) -> None:
-    """The rubric judge's reply for a checkpoint, beside the judged screenshots (``llm/rubric_<j>.txt``)."""
+def _keep_reply(shot: Path, checkpoint: int, text: str, sent: dict | None = None) -> None:
+    """The rubric judge's reply for a checkpoint, beside the judged screenshots (``llm/rubric_<j>.txt``), and what
+    was changed in sending its request when anything was (``llm/rubric_<j>.sent.json``: images downscaled to the
+    provider's limits, the model's kind learned from a refusal)."""
+    import json
+
     (shot.parent / "llm").mkdir(exist_ok=True)
     (shot.parent / "llm" / f"rubric_{checkpoint}.txt").write_text(text)
+    if sent:
+        (shot.parent / "llm" / f"rubric_{checkpoint}.sent.json").write_text(json.dumps(sent))
 
 
 def infer_evidence(task: Task, ocr: Any) -> tuple[dict[int, Evidence], str | None]:

@@ -121,7 +121,7 @@ async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> S
     components = make_components(cfg, protocol)
     components.check()  # a missing component is an error that names it, before any work
     run = RunDir(cfg.out)
-    box = BrowserBox()
+    box = BrowserBox(protocol.page_setup)
     try:
         browser = await box.get()
         spec = make_spec(cfg, tasks, protocol, components, models, browser.version)

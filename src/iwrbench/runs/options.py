@@ -78,7 +78,9 @@ class EvalOptions(BaseModel):
                                      help="iwr-bench@1: a request field or setting of the judge model (repeatable; "
                                           "like -M, which the judge never takes), e.g. -J reasoning_effort=low, -J "
                                           "'thinking={\"type\": \"enabled\", \"budget_tokens\": 2048}', -J "
-                                          "max_tokens_param=max_completion_tokens")
+                                          "reasoning=true (a reasoning model, whatever its name), -J max_output=8192 "
+                                          "(its largest output); both are also learned from the server's first "
+                                          "refusal")
     action_timeout: float | None = opt(None, "--action-timeout", recorded="judge", type=float,
                                        help="seconds one action may take on a judged page (default: the protocol's, "
                                             "20 for offline@2, 30 for iwr-bench@1)")
@@ -115,8 +117,8 @@ class EvalOptions(BaseModel):
                                      help="a model argument for every chat model of the run (repeatable); VALUE is "
                                           "read as JSON when it parses (7, 0.2, true, [\"</html>\"]), else as a "
                                           "string. temperature sets the sampling temperature; stream, image_detail, "
-                                          "max_tokens_param, send_temperature, frame_format, price_in, price_out set "
-                                          "that model setting; any other key (top_p, seed, top_k, ...) is added to "
+                                          "max_tokens_param, send_temperature, reasoning, max_output, frame_format, "
+                                          "price_in, price_out set that model setting; any other key (top_p, seed, top_k, ...) is added to "
                                           "the request body as is, so the server must accept it. Recorded in "
                                           "run.json and part of the response cache key")
     oracle_recipes: list[Path] | None = opt(None, "--oracle-recipes", recorded="generation", metavar="DIR",
