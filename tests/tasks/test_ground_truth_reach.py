@@ -297,3 +297,26 @@ def test_the_task_folder_check_reads_the_official_fixture_as_clean():
     for d in (FIX / "data").iterdir():
         assert folder_problems(d) == [], d
     assert json.loads(GOOD_LINE)["id"]
+
+
+def test_a_recipe_s_site_folder_is_copied_without_its_links(tmp_path):
+    """reference/site is a copy of a stranger's folder: a link out of it is not followed into the task folder."""
+    from iwrbench.record.recorder import _site_copy_ignore
+    from iwrbench.tasks.files import folder_problems
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "id_rsa").write_text(SECRET)
+    site = tmp_path / "site"
+    (site / "css").mkdir(parents=True)
+    (site / "index.html").write_text("<p>site</p>")
+    (site / "css" / "a.css").write_text("body{}")
+    (site / "key").symlink_to(outside / "id_rsa")
+    (site / "styles").symlink_to("css")
+    (site / "home.html").symlink_to("index.html")
+    skipped: list[str] = []
+    shutil.copytree(site, tmp_path / "task" / "reference" / "site", ignore=_site_copy_ignore(site, skipped))
+    out = tmp_path / "task" / "reference" / "site"
+    assert sorted(skipped) == ["key", "styles"]
+    assert not (out / "key").exists() and (out / "home.html").read_text() == "<p>site</p>"
+    assert folder_problems(tmp_path / "task") == []

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import os
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -97,6 +98,27 @@ class PassResult:
     seed: int = 1
     #: step index -> what kept the DOM changing when it was captured anyway (an endless animation)
     unsettled: dict[int, str] = field(default_factory=dict)
+
+
+def _site_copy_ignore(root: Path, skipped: list[str]) -> Callable[[str, list[str]], set[str]]:
+    """copytree's ``ignore`` for the recipe's site folder copied into reference/site: dot files, __pycache__, and
+    links that leave the folder or point at a folder (a link to a file inside is copied as the file). A recipe
+    is a stranger's: its site folder must not carry the recording machine's files into the task folder."""
+    top = os.path.realpath(root)
+
+    def ignore(d: str, names: list[str]) -> set[str]:
+        out = {n for n in names if n.startswith(".") or n == "__pycache__"}
+        for n in names:
+            p = os.path.join(d, n)
+            if n in out or not os.path.islink(p):
+                continue
+            real = os.path.realpath(p)
+            if not (real == top or real.startswith(top + os.sep)) or not os.path.isfile(real):
+                out.add(n)
+                skipped.append(os.path.relpath(p, root))
+        return out
+
+    return ignore
 
 
 def _animates(what: str) -> bool:
@@ -665,7 +687,11 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
                     action_sequence=actions, probes=probes)
         ref = tmp / "reference"
         if src.site_dir is not None:
-            shutil.copytree(src.site_dir, ref / "site", ignore=shutil.ignore_patterns(".*", "__pycache__"))
+            skipped: list[str] = []
+            shutil.copytree(src.site_dir, ref / "site", ignore=_site_copy_ignore(Path(src.site_dir), skipped))
+            if skipped:
+                warnings.append("reference/site: links not copied (a task folder holds no links; one to a file inside "
+                                f"is copied as the file): {', '.join(skipped[:5])}")
         if src.bundle.data is not None:
             (ref / "data").mkdir(exist_ok=True)
             shutil.copy2(src.bundle.data, ref / "data" / src.bundle.data.name)
