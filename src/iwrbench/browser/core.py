@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import json
 import os
 import shlex
 import shutil
@@ -28,6 +29,7 @@ from urllib.parse import urlsplit
 
 from ..errors import ComponentMissing
 from .proxy import OriginProxy
+from .world import new_channel, register_engine
 
 #: The name Chromium is given for a context's proxy; the resolver maps it, and nothing else, to loopback.
 PROXY_HOST = "iwr-proxy"
@@ -77,7 +79,13 @@ DEFAULT_MEMORY_MB = 3072
 _CGROUP_MEMORY_ROOT = Path("/sys/fs/cgroup/memory")
 _CAGE_PREFIX = "iwr-browser-"
 
-# Seeded Math.random (mulberry32) and a MutationObserver the settle rule reads.
+# What has to run in the page's own world, before any page script: the seeded Math.random, and the judge's hooks
+# (world.py). The hooks keep their state closed over and speak only on a channel whose name is a secret of the
+# context: DOM events of types the page cannot guess, dispatched with functions captured here (the page may replace
+# EventTarget.prototype.dispatchEvent or CustomEvent later; these are the originals). Every shadow root attached is
+# announced (the judge's world then observes the open ones itself) and closed ones, which only this world can reach,
+# are observed here and their changes announced. The judge's mutation observer, the settle rule's real clock and
+# everything it reads live in its isolated world, out of the page's reach.
 INIT_SCRIPT = r"""
 (() => {
   const seed = %(seed)d >>> 0;
@@ -91,58 +99,26 @@ INIT_SCRIPT = r"""
   if (%(seeded)s) {
     try { Object.defineProperty(Math, 'random', {value: rnd, configurable: false, writable: false}); } catch (e) {}
   }
-  // the page's real clock, kept before a virtual clock (VIRTUAL_CLOCK_SCRIPT) replaces it: settling waits in real time
-  const real = Object.freeze({now: performance.now.bind(performance), setTimeout: setTimeout.bind(window),
-                              frame: requestAnimationFrame.bind(window)});
-  Object.defineProperty(window, '__iwrReal', {value: real, enumerable: false});
-  const st = {count: 0, last: real.now(), what: ''};
-  Object.defineProperty(window, '__iwrMut', {value: st, enumerable: false});
-  const describe = (n) => {
-    if (!n) return '';
-    const el = n.nodeType === 1 ? n : n.parentElement;
-    if (!el) return '';
-    let d = el.tagName.toLowerCase();
-    if (el.id) d += '#' + el.id;
-    else if (el.classList && el.classList.length) d += '.' + Array.from(el.classList).slice(0, 2).join('.');
-    return d;
+  const CH = %(channel)s;
+  const apply = Reflect.apply, doc = document, dispatch = EventTarget.prototype.dispatchEvent, CE = CustomEvent;
+  const tell = (kind, detail) => {
+    try { apply(dispatch, doc, [new CE(CH + kind, {__proto__: null, detail: '' + detail})]); } catch (e) {}
   };
-  // one observer for the document and for every shadow root (open or closed) the page attaches:
-  // a web component re-rendering inside its shadow tree is a DOM that is not quiet yet
-  const opts = {subtree: true, childList: true, attributes: true, characterData: true};
-  let obs = null;
-  const start = () => {
+  let obs = null, observe = null;
+  const opts = {__proto__: null, subtree: true, childList: true, attributes: true, characterData: true};
+  try { observe = MutationObserver.prototype.observe; obs = new MutationObserver((recs) => tell(':m', recs.length)); } catch (e) {}
+  const attach = Element.prototype.attachShadow;
+  if (attach) {
     try {
-      obs = new MutationObserver((recs) => {
-        st.count += recs.length; st.last = real.now();
-        const r = recs[recs.length - 1];
-        st.what = r.type + ' on ' + describe(r.target) + (r.attributeName ? ' [' + r.attributeName + ']' : '');
-      });
-      obs.observe(document, opts);
+      Object.defineProperty(Element.prototype, 'attachShadow', {__proto__: null, configurable: true, writable: true, value:
+        function attachShadow(init) {
+          const root = apply(attach, this, [init]);
+          try { if (obs) apply(observe, obs, [root, opts]); } catch (e) {}
+          tell(':s', '');
+          return root;
+        }});
     } catch (e) {}
-    try {
-      const attach = Element.prototype.attachShadow;
-      if (attach) {
-        Object.defineProperty(Element.prototype, 'attachShadow', {configurable: true, writable: true, value:
-          function attachShadow(init) {
-            const root = attach.call(this, init);
-            try { if (obs) obs.observe(root, opts); } catch (e) {}
-            return root;
-          }});
-      }
-    } catch (e) {}
-    // shadow roots the parser made (declarative shadow DOM) never pass through attachShadow
-    document.addEventListener('DOMContentLoaded', () => {
-      try {
-        const walk = (n) => {
-          for (const el of n.querySelectorAll('*')) {
-            if (el.shadowRoot) { try { obs.observe(el.shadowRoot, opts); } catch (e) {} walk(el.shadowRoot); }
-          }
-        };
-        if (obs) walk(document);
-      } catch (e) {}
-    }, {once: true});
-  };
-  start();
+  }
 })();
 """
 
@@ -151,9 +127,14 @@ INIT_SCRIPT = r"""
 # are re-based to 0 at the document's start, and animation frames come every 16 ms of virtual time from
 # there: two runs of the same page see the same times. Frames, intervals and timeouts still pending are
 # counted, so the judge can wait for work a page has scheduled and say when a page never stopped animating.
+# The counts are closed over (nothing the page can read or write) and answered only on the context's secret
+# channel (see INIT_SCRIPT): the page can neither report itself quiet nor busy.
 VIRTUAL_CLOCK_SCRIPT = r"""
 (() => {
-  if (!(window.Date && window.Date.isFake) || window.__iwrClock) return;
+  if (!(window.Date && window.Date.isFake)) return;
+  const CH = %(channel)s;
+  const apply = Reflect.apply, doc = document, dispatch = EventTarget.prototype.dispatchEvent;
+  const listen = EventTarget.prototype.addEventListener, CE = CustomEvent, max = Math.max;
   const perf = window.performance;
   const base = perf.now.bind(perf);
   const off = base();
@@ -162,56 +143,70 @@ VIRTUAL_CLOCK_SCRIPT = r"""
   const setT = window.setTimeout, clearT = window.clearTimeout;
   const setI = window.setInterval, clearI = window.clearInterval;
   // fired: timer callbacks run (a poller that checks for a download without touching the DOM is still at work)
-  const st = {frames: 0, fired: 0, waiting: new Map(), intervals: new Set(), timeouts: new Map(), seq: 0};
-  const nextDue = () => { let m = null; for (const d of st.timeouts.values()) if (m === null || d < m) m = d;
-                          return m === null ? null : Math.max(0, m - vnow()); };
-  Object.defineProperty(window, '__iwrClock', {enumerable: false, value: {
-    now: vnow, state: () => ({frames: st.frames, fired: st.fired, pending_frames: st.waiting.size,
-                              intervals: st.intervals.size, next_due: nextDue()})}});
+  let frames = 0, fired = 0, seq = 0, nWaiting = 0, nIntervals = 0;
+  const waiting = {__proto__: null}, intervals = {__proto__: null}, timeouts = {__proto__: null};
+  const nextDue = () => { let m = null; for (const k in timeouts) { const d = timeouts[k]; if (m === null || d < m) m = d; }
+                          return m === null ? -1 : max(0, m - vnow()); };
+  try {
+    apply(listen, doc, [CH + ':q', () => {
+      const a = frames + ',' + fired + ',' + nWaiting + ',' + nIntervals + ',' + nextDue();
+      try { apply(dispatch, doc, [new CE(CH + ':a', {__proto__: null, detail: a})]); } catch (e) {}
+    }, true]);
+  } catch (e) {}
   window.requestAnimationFrame = function requestAnimationFrame(cb) {
-    const h = ++st.seq;
+    const h = ++seq;
     const t = vnow();
-    const wait = 16 - (t % 16);
-    st.waiting.set(h, setT(() => { st.waiting.delete(h); st.frames++; cb(vnow()); }, wait));
+    const wait = 16 - (t %% 16);
+    waiting[h] = setT(() => { if (h in waiting) { delete waiting[h]; nWaiting--; } frames++; cb(vnow()); }, wait);
+    nWaiting++;
     return h;
   };
   window.cancelAnimationFrame = function cancelAnimationFrame(h) {
-    const t = st.waiting.get(h);
-    if (t !== undefined) { clearT(t); st.waiting.delete(h); }
+    if (typeof h === 'number' && h in waiting) { clearT(waiting[h]); delete waiting[h]; nWaiting--; }
   };
   // timeouts the page set, with when they are due: work the page has scheduled is waited for
   window.setTimeout = function setTimeout(f, ms, ...rest) {
+    if (typeof f !== 'function') return apply(setT, window, [f, ms, ...rest]);
+    const due = vnow() + max(0, +ms || 0);
     let id;
-    const run = typeof f === 'function' ? function () { st.timeouts.delete(id); st.fired++; return f.apply(this, arguments); } : f;
-    id = setT(run, ms, ...rest);
-    if (typeof f === 'function') st.timeouts.set(id, vnow() + Math.max(0, +ms || 0));
+    id = apply(setT, window, [function () { delete timeouts[id]; fired++; return apply(f, this, arguments); }, ms, ...rest]);
+    timeouts[id] = due;
     return id;
   };
   // idle callbacks: an idle period starts 1 ms of virtual time after the request and lasts 50 ms. The clock
   // does not move while a callback runs, so each timeRemaining() call uses up 1 ms of the period: a loop that
   // works while time remains does the same work on every run, and ends. (The installed clock's own idle
   // callbacks report no time remaining at all, so such a loop never did any work.)
-  const idle = new Map();
+  const idle = {__proto__: null};
+  const setTimeoutOurs = window.setTimeout;
   window.requestIdleCallback = function requestIdleCallback(cb) {
-    const h = ++st.seq;
-    idle.set(h, window.setTimeout(() => {
-      idle.delete(h);
+    const h = ++seq;
+    idle[h] = apply(setTimeoutOurs, window, [() => {
+      delete idle[h];
       let left = 50;
-      cb({didTimeout: false, timeRemaining: () => Math.max(0, left--)});
-    }, 1));
+      cb({didTimeout: false, timeRemaining: () => max(0, left--)});
+    }, 1]);
     return h;
   };
   window.cancelIdleCallback = function cancelIdleCallback(h) {
-    const t = idle.get(h);
-    if (t !== undefined) { window.clearTimeout(t); idle.delete(h); }
+    if (typeof h === 'number' && h in idle) { const t = idle[h]; delete idle[h]; delete timeouts[t]; apply(clearT, window, [t]); }
   };
   window.setInterval = function setInterval(f, ...rest) {
-    const run = typeof f === 'function' ? function () { st.fired++; return f.apply(this, arguments); } : f;
-    const id = setI(run, ...rest); st.intervals.add(id); return id; };
-  window.clearInterval = function clearInterval(id) { st.intervals.delete(id); return clearI(id); };
-  const clearTimeoutAlso = window.clearTimeout;  // clearTimeout may clear an interval too
+    const run = typeof f === 'function' ? function () { fired++; return apply(f, this, arguments); } : f;
+    const id = apply(setI, window, [run, ...rest]);
+    if (!(id in intervals)) { intervals[id] = true; nIntervals++; }
+    return id;
+  };
+  window.clearInterval = function clearInterval(id) {
+    if (id in intervals) { delete intervals[id]; nIntervals--; }
+    return apply(clearI, window, [id]);
+  };
+  // clearTimeout may clear an interval too
   window.clearTimeout = function clearTimeout(id) {
-    st.intervals.delete(id); st.timeouts.delete(id); return clearTimeoutAlso(id); };
+    if (id in intervals) { delete intervals[id]; nIntervals--; }
+    delete timeouts[id];
+    return apply(clearT, window, [id]);
+  };
 })();
 """
 
@@ -403,6 +398,7 @@ class _Cage:
 
 
 async def launch_browser(playwright: Any, *, headless: bool = True) -> Any:
+    await register_engine(playwright)  # the judge's isolated world (world.py) for every context made from here on
     exe, _ = find_chromium()
     real = exe or playwright.chromium.executable_path
     cage = _Cage(real) if memory_limit_mb() else None
@@ -538,7 +534,9 @@ async def new_context(
         raise
     ctx.on("close", lambda *_: proxy.stop())
     try:
-        await ctx.add_init_script(INIT_SCRIPT % {"seed": seed, "seeded": "true" if deterministic else "false"})
+        channel = json.dumps(new_channel(ctx, virtual_time))
+        await ctx.add_init_script(INIT_SCRIPT % {"seed": seed, "seeded": "true" if deterministic else "false",
+                                                 "channel": channel})
 
         async def route(r: Any) -> None:
             url = r.request.url
@@ -564,7 +562,7 @@ async def new_context(
             await ctx.clock.install(time=start)
             # paused a whole second later: the replayed clock log of every new document starts from here
             await ctx.clock.pause_at(start + 1.0)
-            await ctx.add_init_script(VIRTUAL_CLOCK_SCRIPT)
+            await ctx.add_init_script(VIRTUAL_CLOCK_SCRIPT % {"channel": channel})
         elif freeze_time:
             await ctx.clock.install(time=freeze_time)
     except BaseException:

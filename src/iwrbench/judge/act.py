@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..browser.act import choose_option, type_into
+from ..browser.world import read
 from ..records import Action
 
 SCROLL_MIN_PX = 5
@@ -65,7 +66,7 @@ def _short(e: BaseException) -> str:
 
 async def _moved(page: Any, before: list[float]) -> float:
     try:
-        after = await page.evaluate(_SCROLL_POS_JS)
+        after = await read(page, _SCROLL_POS_JS)
     except Exception:
         return 0.0
     return max((abs(a - b) for a, b in zip(after, before)), default=0.0) if len(after) == len(before) else abs(after[0] - before[0])
@@ -76,7 +77,7 @@ async def scroll(page: Any, action: Action, viewport: tuple[int, int]) -> Outcom
     sign = -1 if action.parameters.direction == "up" else 1
     amount = action.parameters.scroll_page or 0.5
     dy = sign * amount * h
-    before = await page.evaluate(_SCROLL_POS_JS)
+    before = await read(page, _SCROLL_POS_JS)
     await page.mouse.move(w / 2, h / 2)
     await page.mouse.wheel(0, dy)
     moved = 0.0
@@ -86,7 +87,7 @@ async def scroll(page: Any, action: Action, viewport: tuple[int, int]) -> Outcom
         if moved > SCROLL_MIN_PX:
             break
     if moved <= SCROLL_MIN_PX:
-        how = await page.evaluate(_SCROLL_FALLBACK_JS, dy)
+        how = await read(page, _SCROLL_FALLBACK_JS, dy)
         await asyncio.sleep(0.05)
         moved = await _moved(page, before)
         if moved <= SCROLL_MIN_PX:
@@ -135,7 +136,7 @@ async def execute(page: Any, action: Action, handle: Any | None, viewport: tuple
             text = p.text or ""
             # as recorded: cleared first unless the recipe said clear: false, then key by key
             await type_into(handle, text, clear=p.clear is not False, timeout_ms=timeout_ms, focus_if_click_fails=True)
-            got = await handle.evaluate("(e) => e.isContentEditable ? e.innerText : e.value")
+            got = await read(page, "(e) => e.isContentEditable ? e.innerText : e.value", handle)
             if text.strip() and text.strip() not in (got or ""):
                 return Outcome(False, f"the field shows {got!r}, not the typed text")
             return Outcome(True)
@@ -176,9 +177,9 @@ async def execute_published(page: Any, action: Action, handle: Any | None) -> Ou
     p = action.parameters
     try:
         if kind == "Scroll":
-            before = await page.evaluate(_PUBLISHED_SCROLL_JS)
+            before = await read(page, _PUBLISHED_SCROLL_JS)
             await asyncio.sleep(1.0)  # the published Scroll waits a second before it reads the offset
-            moved = abs(float(await page.evaluate("() => scrollY")) - float(before))
+            moved = abs(float(await read(page, "() => scrollY")) - float(before))
             if moved > SCROLL_MIN_PX:
                 return Outcome(True, note=f"the window scrolled {moved:.0f}px")
             return Outcome(False, f"the window did not scroll (moved {moved:.0f}px; the published judge reads the "

@@ -19,6 +19,8 @@ from ..browser.dom import ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import PageBundle, host
 from ..browser.settle import RequestTracker, run_clock, settle, screenshot
 from ..browser.view import read_view
+from ..browser.world import WorldUnavailable, read
+from ..browser.world import failure as world_failure
 from ..errors import InfraError
 from ..protocols import Protocol
 from ..records import Action, AssertionResult, Evidence, EvidenceResult, ProbeResult, StepResult, Task
@@ -300,6 +302,8 @@ async def _in_context(browser: Any, task: Task, origins: set[str], seed: int, ex
             if _browser_dead(browser):
                 raise InfraError(f"the browser died: {_short(e)}") from None
             err = f"{run.prefix}page failed: {_short(e)}"
+        if (why := world_failure(page)) is not None:  # a read of ours failed where a page's failure was assumed
+            raise InfraError(f"{run.prefix}{why}")
         if guard.too_many:
             err = f"{run.prefix}{guard.too_many}"
         elif guard.crashed:
@@ -449,10 +453,13 @@ class _Trajectory:
                 state: dict = {}
                 if action.checks or action.info or self.protocol.assertions == "checks":
                     try:
-                        state = await asyncio.wait_for(page.evaluate(STATE_JS), timeout=limits.action_s)
+                        state = await asyncio.wait_for(read(page, STATE_JS, timeout_s=limits.action_s),
+                                                       timeout=limits.action_s + 1)
+                    except WorldUnavailable:
+                        raise
                     except Exception as e:
                         raise _PageFailure(f"the page stopped answering: {_short(e)}") from None
-                acted = await _acted_state(handle)
+                acted = await _acted_state(page, handle)
                 if self.protocol.assertions == "evidence":
                     await self._judge_evidence(i, action, res, state, acted, handle, before_view, after_view,  # type: ignore[arg-type]
                                                before_png, after_png)
@@ -539,7 +546,7 @@ class _Trajectory:
                 r = judge_still(before_png, after_png)
                 r.required = True
                 items.append(r)
-        if action.type == "Type" and not await _is_password(handle):
+        if action.type == "Type" and not await _is_password(self.page, handle):
             typed = judge_typed(action.parameters.text, after_view)
             if typed is not None:
                 items.append(typed)
@@ -600,21 +607,26 @@ def _check_text(c: Any) -> str:
     return f"{c.kind} " + " ".join(f"{k}={v!r}" for k, v in d.items())
 
 
-async def _is_password(handle: Any) -> bool:
+async def _is_password(page: Any, handle: Any) -> bool:
     if handle is None:
         return False
     try:
-        return bool(await asyncio.wait_for(handle.evaluate(
-            "(e) => (e.getAttribute && (e.getAttribute('type') || '').toLowerCase() === 'password')"), timeout=3))
+        return bool(await asyncio.wait_for(read(
+            page, "(e) => !!e && (e.getAttribute('type') || '').toLowerCase() === 'password'", handle, timeout_s=3),
+            timeout=3.5))
+    except WorldUnavailable:
+        raise
     except Exception:
         return False
 
 
-async def _acted_state(handle: Any | None) -> dict | None:
+async def _acted_state(page: Any, handle: Any | None) -> dict | None:
     if handle is None:
         return None
     try:
-        return await asyncio.wait_for(handle.evaluate(ELEMENT_STATE_JS), timeout=3)
+        return await asyncio.wait_for(read(page, ELEMENT_STATE_JS, handle, timeout_s=3), timeout=3.5)
+    except WorldUnavailable:
+        raise
     except Exception:
         return None
 

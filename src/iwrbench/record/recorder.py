@@ -30,6 +30,7 @@ from ..browser.dom import DESCRIBE_JS, ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import host
 from ..browser.settle import RequestTracker, settle, screenshot
 from ..browser.view import read_view
+from ..browser.world import WorldUnavailable, read
 from ..errors import RecordError
 from ..fileio import make_temp_dir, replace_dir
 from ..checks.author import derive_info, evaluate_all
@@ -194,18 +195,20 @@ async def _move(page: Any, tl: Timeline, to: tuple[float, float], animate: bool)
 
 
 async def _state(page: Any) -> dict:
-    return await page.evaluate(STATE_JS)
+    return await read(page, STATE_JS)
 
 
 async def _view(page: Any) -> View:
     return View.from_js(await read_view(page))
 
 
-async def _acted_state(el: Any) -> dict | None:
+async def _acted_state(page: Any, el: Any) -> dict | None:
     if el is None:
         return None
     try:
-        return await el.evaluate(ELEMENT_STATE_JS, timeout=2000)
+        return await read(page, ELEMENT_STATE_JS, el, timeout_s=2)
+    except WorldUnavailable:
+        raise
     except Exception:
         return None
 
@@ -323,7 +326,7 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                         await el.scroll_into_view_if_needed(timeout=3000)
                     except Exception:
                         pass
-                    desc = await el.evaluate(DESCRIBE_JS)
+                    desc = await read(page, DESCRIBE_JS, el)
                     role, name = await _verified_role_name(page, el, desc)
                     b = desc.get("bbox") or {}
                     target = Target(role=role, name=name, text=desc.get("text") or None, tag=desc.get("tag"),
@@ -334,7 +337,7 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                         (tmp / "targets").mkdir(exist_ok=True)
                         await _crop(el, tmp / "targets" / f"step_{i}.png", vp, b)
                 before = await _state(page)
-                acted_before = await _acted_state(el)
+                acted_before = await _acted_state(page, el)
                 if el is not None and a.type in ("Click", "Type", "Select"):
                     box = await el.bounding_box()
                     if box is not None:
@@ -355,7 +358,7 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                                           f"after the action ({rep.what})")
                     res.unsettled[i] = rep.what
                 after = await _state(page)
-                acted_after = await _acted_state(el)
+                acted_after = await _acted_state(page, el)
                 res.shots.append(await screenshot(page, str(tmp / "checkpoints" / f"step_{i}.png") if full and tmp else None))
                 view = await _view(page)
                 res.views.append(view)
