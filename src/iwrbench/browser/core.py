@@ -22,6 +22,7 @@ import shutil
 import tempfile
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,13 +30,15 @@ from urllib.parse import urlsplit
 
 from ..errors import ComponentMissing
 from .proxy import OriginProxy
+from .sandbox import Sandbox, browser_env, jail_script
+from .sandbox import plan as plan_sandbox
 from .world import new_channel, register_engine
 
 #: The name Chromium is given for a context's proxy; the resolver maps it, and nothing else, to loopback.
 PROXY_HOST = "iwr-proxy"
 
+# Never "--no-sandbox" here: Chromium's own sandbox is on unless asked otherwise (sandbox.py)
 LAUNCH_ARGS = [
-    "--no-sandbox",
     "--disable-gpu",
     "--disable-quic",
     "--no-first-run",
@@ -355,11 +358,12 @@ def _remove_live_cages() -> None:
 
 
 class _Cage:
-    """A wrapper executable that puts the browser's whole process tree under the memory cap."""
+    """The launcher: a wrapper executable that puts the browser's whole process tree under the memory cap and, when
+    iwrbench runs as root, starts it as an unprivileged user in a filesystem of its own (sandbox.jail_script)."""
 
-    def __init__(self, exe: str):
+    def __init__(self, exe: str, sb: Sandbox, *, memory: bool = True):
         global _cage_seq
-        self.cap = memory_cap()
+        self.cap = memory_cap() if memory else MemoryCap("off", 0, f"{MEMORY_ENV}=0")
         self.cgroup: Path | None = None
         self.dir = Path(tempfile.mkdtemp(prefix=_CAGE_PREFIX))
         lines = ["#!/bin/sh"]
@@ -379,7 +383,11 @@ class _Cage:
                 self.cap = MemoryCap("rlimit", self.cap.mb, f"cannot make a memory cgroup: {e.strerror or e}")
         if self.cap.kind == "rlimit":
             lines.append(f"ulimit -d {self.cap.mb * 1024} || exit 1")
-        lines.append(f"exec {shlex.quote(exe)} \"$@\"")
+        if sb.mode == "jail":
+            (self.dir / "root").mkdir()
+            lines += jail_script(exe, sb, self.dir / "root")
+        else:
+            lines.append(f"exec {shlex.quote(exe)} \"$@\"")
         self.wrapper = self.dir / "chromium"
         self.wrapper.write_text("\n".join(lines) + "\n")
         self.wrapper.chmod(0o700)
@@ -397,24 +405,52 @@ class _Cage:
             threading.Thread(target=remove, daemon=True, name="iwr-cage-rm").start()
 
 
-async def launch_browser(playwright: Any, *, headless: bool = True) -> Any:
+#: how each browser launched here was started (``browser_sandbox``)
+_sandboxes: "weakref.WeakKeyDictionary[Any, Sandbox]" = weakref.WeakKeyDictionary()
+
+
+def browser_sandbox(browser: Any) -> Sandbox | None:
+    """How ``browser`` was started (None for one not launched by ``launch_browser``)."""
+    try:
+        return _sandboxes.get(browser)
+    except TypeError:
+        return None
+
+
+async def launch_browser(playwright: Any, *, headless: bool = True, sandbox: bool | None = None) -> Any:
+    """Start Chromium with its own sandbox on (``sandbox.py``): as root, as the unprivileged ``iwr-browser`` in a
+    filesystem of its own; else as this user. ``sandbox=False`` (or ``IWR_UNSAFE_NO_SANDBOX=1`` when None, which is
+    what ``--unsafe-no-sandbox`` sets) starts it with ``--no-sandbox``. Raises ComponentMissing when the sandbox
+    is wanted and cannot be had: judging then does not start."""
     await register_engine(playwright)  # the judge's isolated world (world.py) for every context made from here on
+    sb = plan_sandbox(sandbox)
     exe, _ = find_chromium()
     real = exe or playwright.chromium.executable_path
-    cage = _Cage(real) if memory_limit_mb() else None
+    cage = _Cage(real, sb, memory=bool(memory_limit_mb())) if (memory_limit_mb() or sb.mode == "jail") else None
     try:
         browser = await playwright.chromium.launch(
-            executable_path=str(cage.wrapper) if cage else exe, headless=headless, args=LAUNCH_ARGS,
+            executable_path=str(cage.wrapper) if cage else exe, headless=headless,
+            args=LAUNCH_ARGS + ([] if sb.on else ["--no-sandbox"]), chromium_sandbox=sb.on, env=browser_env(sb),
             handle_sigint=False
         )
     except Exception as e:  # playwright raises its own Error type
         if cage:
             cage.release()
-        first = str(e).strip().splitlines()[0] if str(e).strip() else e.__class__.__name__
+        text = str(e)
+        first = text.strip().splitlines()[0] if text.strip() else e.__class__.__name__
+        if sb.on and ("sandbox" in text.lower() or "namespace" in text.lower() or "iwrbench:" in text):
+            why = next((ln.strip() for ln in text.splitlines() if "sandbox" in ln.lower() or "iwrbench:" in ln
+                        or "namespace" in ln.lower()), first)
+            raise ComponentMissing(
+                f"Chromium's sandbox cannot start here ({why[:200]}); it needs unprivileged user namespaces "
+                "(kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0) "
+                "and, as root, the user iwr-browser (`make setup`); or pass --unsafe-no-sandbox to judge without it "
+                "(recorded in run.json)") from None
         raise ComponentMissing(
             f"cannot start Chromium ({first}); install it with `make setup` (apt-get install chromium) "
             "or set IWR_CHROMIUM"
         ) from None
+    _sandboxes[browser] = sb
     if cage:
         browser.on("disconnected", lambda *_: cage.release())
     return browser
