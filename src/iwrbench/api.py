@@ -62,6 +62,7 @@ EVAL_OPTIONS: dict[str, str] = {
     "max_cost": "stop new model calls at this many USD",
     "cache_dir": "the response cache folder",
     "model_args": "-M: {key: value} or ['key=value', ...]",
+    "unsafe_no_sandbox": "start Chromium with --no-sandbox (recorded in run.json; default: its sandbox on)",
     "progress": "a callable (event, info)",
 }
 
@@ -193,6 +194,7 @@ def eval_config(tasks: str | Path, models: str | list[str], out: str | Path, **o
         ray_address=options.get("ray_address"),
         oracle_recipes=[Path(x) for x in recipes] if recipes else None,
         retry_errors=bool(options.get("retry_errors")), limit=options.get("limit"),
+        unsafe_no_sandbox=bool(options.get("unsafe_no_sandbox")),
     )
 
 

@@ -122,10 +122,12 @@ async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: Run
 class BrowserBox:
     """One Playwright browser shared by the units of a worker, restarted after a crash."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, unsafe_no_sandbox: bool = False) -> None:
         self._pw: Any = None
         self._browser: Any = None
         self._lock = asyncio.Lock()
+        #: None: the process's setting (IWR_UNSAFE_NO_SANDBOX); False: --no-sandbox, as asked
+        self._sandbox: bool | None = False if unsafe_no_sandbox else None
 
     async def get(self) -> Any:
         async with self._lock:
@@ -136,7 +138,7 @@ class BrowserBox:
 
                 if self._pw is None:
                     self._pw = await async_playwright().start()
-                self._browser = await launch_browser(self._pw)
+                self._browser = await launch_browser(self._pw, sandbox=self._sandbox)
             return self._browser
 
     async def restart(self) -> None:

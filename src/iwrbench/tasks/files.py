@@ -3,9 +3,9 @@
 A task folder comes from a stranger, and a link in it is a way out: ``assets/gt/index.html ->
 ../../task.json`` would hand a judged page the ground truth, ``assets -> checkpoints`` every
 checkpoint, and a link out of the folder any file of the machine. A recorder never writes one, so
-a task folder may hold none: every entry, at any depth, must be a plain folder or a plain file with
-one name (a symbolic link, wherever it points, a hard link, a FIFO, a device file or a socket is
-refused with a one-line message naming it), at most ``limits.MAX_TASK_DIR_DEPTH`` folders deep and
+a task folder may hold none: every entry, at any depth, must be a plain folder or a regular file
+(a symbolic link, wherever it points, a FIFO, a device file or a socket is refused with a one-line
+message naming it; a hard link is a regular file: the same bytes a copy would show), at most ``limits.MAX_TASK_DIR_DEPTH`` folders deep and
 ``limits.MAX_TASK_DIR_ENTRIES`` entries in all. The folder itself may be reached through a link (the
 person running iwrbench chose it); it is resolved once, when the task is loaded. Absolute and ``..``
 paths in task.json are refused earlier, when the record is validated.
@@ -69,15 +69,15 @@ def _stat_problem(path: Path, st: os.stat_result, root: Path | str) -> str | Non
     kind = special_kind(st.st_mode)
     if kind:
         return f"{path}: {kind}, not a regular file; refused"
-    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
-        return (f"{path}: a hard link ({st.st_nlink} names for one file); a task folder may hold no links (copy the "
-                "file in its place); refused")
+    # A hard link is the file itself under a second name: it shows a page nothing a copy would not (what a task
+    # puts in assets/ is its author's choice), and can only name a file its maker could already read. The report
+    # hard-links a task's video into report_files/: such files are fine.
     return None
 
 
 def entry_problem(path: Path, root: Path | str) -> str | None:
     """Why ``path`` (an entry of the task folder ``root``, or the name of one) cannot be read as part of it: it or a
-    folder above it inside ``root`` is a link, a hard link, a FIFO, a device or a socket, or it is unreadable; None
+    folder above it inside ``root`` is a symbolic link, a FIFO, a device or a socket, or it is unreadable; None
     when it is a plain file or folder of the folder, or absent."""
     root = Path(root)
     try:
@@ -120,8 +120,8 @@ def inside(root: Path, rel: str | Path, what: str = "file") -> Path:
 
 
 def folder_problems(root: Path, *, limit: int | None = None, max_depth: int | None = None) -> list[str]:
-    """What makes the task folder ``root`` unsafe to read: every entry at any depth that is a link of either kind,
-    a FIFO, a device or a socket; folders nested too deep; too many entries. Walked without following anything
+    """What makes the task folder ``root`` unsafe to read: every entry at any depth that is a symbolic link, a FIFO,
+    a device or a socket; folders nested too deep; too many entries. Walked without following anything
     (at most a few problems are listed: the first already refuses the task)."""
     limit = limits.MAX_TASK_DIR_ENTRIES if limit is None else limit
     max_depth = limits.MAX_TASK_DIR_DEPTH if max_depth is None else max_depth
