@@ -8,7 +8,10 @@ door to the network for everything the context does (pages, workers, prefetches,
 WebRTC over TCP); requests the request router sees are also aborted early. Both count what
 they refuse per host. Chromium's resolver maps every name but the proxy's to nowhere, WebRTC
 may not send UDP outside a proxy, speculative prerendering is off, and the whole browser runs
-under a memory cap (a cgroup where one can be made, else a per-process data limit).
+under a memory cap (a cgroup where one can be made, else a per-process data limit) with
+Chromium's own sandbox on (``sandbox.py``: as root, as an unprivileged user in a filesystem of
+its own). What the judge reads of a page is read in an isolated world (``world.py``); the hooks
+that must live in the page's world are closed over and speak on a per-context secret channel.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from ..errors import ComponentMissing
 from .proxy import OriginProxy
 from .sandbox import Sandbox, browser_env, jail_script
 from .sandbox import plan as plan_sandbox
-from .world import new_channel, register_engine
+from .world import new_channel, read, register_engine
 
 #: The name Chromium is given for a context's proxy; the resolver maps it, and nothing else, to loopback.
 PROXY_HOST = "iwr-proxy"
@@ -507,9 +510,9 @@ async def off_origin(page: Any, allowed: set[str]) -> str | None:
 
     about:blank, data: and blob: documents of the page itself count as its own; an error page
     (a refused navigation) does not. The URL Playwright tracks is checked, and the one the
-    document itself reports (``location.href`` cannot be redefined by the page), in case a
-    navigation slipped past Playwright's bookkeeping. A page that cannot be asked (closed,
-    crashed, busy) is not judged here: the caller's own error handling sees that.
+    document itself reports (read in the judge's isolated world, world.py), in case a navigation
+    slipped past Playwright's bookkeeping. A page that cannot be asked (closed, crashed, busy) is
+    not judged here: the caller's own error handling sees that.
     """
     try:
         url = page.url
@@ -518,7 +521,7 @@ async def off_origin(page: Any, allowed: set[str]) -> str | None:
     if url and _elsewhere(url, allowed):
         return url
     try:
-        here = await asyncio.wait_for(page.evaluate("() => location.href"), timeout=2)
+        here = await asyncio.wait_for(read(page, "() => location.href", timeout_s=2), timeout=2.5)
     except Exception:
         return None
     if isinstance(here, str) and here and _elsewhere(here, allowed):

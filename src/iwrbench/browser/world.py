@@ -71,7 +71,7 @@ _INIT_JS = r"""((K, CH) => {
   const W = globalThis[K] = globalThis[K] || {stash: new Map(), seq: 0};
   if (W.mut) return;
   const now = () => performance.now();
-  const mut = W.mut = {count: 0, last: now(), what: '', roots: new WeakSet(), scanned: -1, scanAt: 0};
+  const mut = W.mut = {count: 0, last: now(), what: '', roots: new WeakSet(), scanned: -1, scanAt: 0, pending: false};
   const describe = (n) => {
     if (!n) return '';
     const el = n.nodeType === 1 ? n : n.parentElement;
@@ -88,10 +88,10 @@ _INIT_JS = r"""((K, CH) => {
     mut.what = r.type + ' on ' + describe(r.target) + (r.attributeName ? ' [' + r.attributeName + ']' : '');
   });
   obs.observe(document, opts);
-  // open shadow roots, now and whenever the DOM changed (or a root was attached) since the last look
+  // open shadow roots: now, when one was attached, and when the DOM changed (at most every 200 ms then)
   W.scan = (force) => {
-    if (!force && mut.scanned === mut.count && now() - mut.scanAt < 500) return;
-    mut.scanned = mut.count; mut.scanAt = now();
+    if (!force && !mut.pending && (mut.scanned === mut.count || now() - mut.scanAt < 200)) return;
+    mut.pending = false; mut.scanned = mut.count; mut.scanAt = now();
     const todo = [document];
     for (let k = 0; k < todo.length && k < 2000; k++) {
       for (const el of todo[k].querySelectorAll('*')) {
@@ -100,7 +100,7 @@ _INIT_JS = r"""((K, CH) => {
         if (!mut.roots.has(r)) {
           mut.roots.add(r);
           try { obs.observe(r, opts); } catch (e) {}
-          if (mut.scanned !== -1 && k > -1) { mut.count++; mut.last = now(); mut.what = 'a shadow root on ' + describe(el); }
+          if (!force) { mut.count++; mut.last = now(); mut.what = 'a shadow root on ' + describe(el); }
         }
         todo.push(r);
       }
@@ -109,7 +109,7 @@ _INIT_JS = r"""((K, CH) => {
   W.scan(true);
   if (CH) {
     // the page world's hooks (core.PAGE_HOOKS_SCRIPT): a shadow root attached, a change in a closed one, the clock's answer
-    document.addEventListener(CH + ':s', () => { mut.count++; mut.last = now(); mut.what = 'a shadow root attached'; W.scan(true); }, true);
+    document.addEventListener(CH + ':s', () => { mut.count++; mut.last = now(); mut.what = 'a shadow root attached'; mut.pending = true; }, true);
     document.addEventListener(CH + ':m', (e) => { mut.count++; mut.last = now(); mut.what = 'a change inside a closed shadow root'; }, true);
     document.addEventListener(CH + ':a', (e) => { W.clockAnswer = typeof e.detail === 'string' ? e.detail : null; }, true);
     W.channel = CH;
@@ -367,10 +367,14 @@ _worlds: "weakref.WeakKeyDictionary[Any, PageWorld]" = weakref.WeakKeyDictionary
 
 
 def world(page: Any) -> PageWorld:
-    """The isolated world of ``page`` (one per page, made on first use)."""
+    """The isolated world of ``page`` (one per page, made on first use, forgotten when the page closes)."""
     w = _worlds.get(page)
     if w is None:
         w = _worlds[page] = PageWorld(page)
+        try:
+            page.on("close", lambda *_: _worlds.pop(page, None))
+        except Exception:
+            pass
     return w
 
 
