@@ -173,7 +173,7 @@ def jail_script(exe: str, sb: Sandbox, root: Path) -> list[str]:
     return [
         find_profile,
         '[ -n "$profile" ] && [ -d "$profile" ] || { echo "iwrbench: no browser profile folder to hand over" >&2; exit 1; }',
-        f'{t("chown")} -R {sb.uid}:{sb.gid} "$profile" || exit 1',
+        f'{t("chown")} -hR {sb.uid}:{sb.gid} "$profile" || exit 1',  # -h: a link is changed, never what it names
         f"exec {t('unshare')} --mount --propagation private /bin/sh -c {q(inner)} iwr-browser-jail \"$@\"",
     ]
 
