@@ -148,3 +148,23 @@ def test_doctor_says_whether_the_sandbox_is_on():
                        text=True, timeout=300)
     line = next(x for x in r.stdout.splitlines() if "browser sandbox" in x)
     assert line.startswith("no ") and "OFF" in line, line
+
+
+async def test_a_sandbox_that_cannot_start_is_refused_with_its_reason(monkeypatch):
+    """Where the browser's own filesystem cannot be made (a container that forbids mount namespaces), judging does
+    not start, and the one line says why and what to do."""
+    from playwright.async_api import async_playwright
+
+    from iwrbench.browser import core
+    from iwrbench.errors import ComponentMissing
+
+    if not ROOT:
+        pytest.skip("the launcher runs as root only")
+    monkeypatch.setattr(core, "jail_script", lambda *a: [
+        "echo 'unshare: unshare failed: Operation not permitted' >&2", "exit 1"])
+    async with async_playwright() as pw:
+        with pytest.raises(ComponentMissing) as e:
+            await core.launch_browser(pw)
+    msg = str(e.value)
+    assert "Chromium's sandbox cannot start here (" in msg and "unshare failed" in msg, msg
+    assert "--unsafe-no-sandbox" in msg and "\n" not in msg

@@ -441,13 +441,19 @@ async def launch_browser(playwright: Any, *, headless: bool = True, sandbox: boo
             cage.release()
         text = str(e)
         first = text.strip().splitlines()[0] if text.strip() else e.__class__.__name__
-        if sb.on and ("sandbox" in text.lower() or "namespace" in text.lower() or "iwrbench:" in text):
-            why = next((ln.strip() for ln in text.splitlines() if "sandbox" in ln.lower() or "iwrbench:" in ln
-                        or "namespace" in ln.lower()), first)
+        # what Chromium says when its sandbox cannot start, or the launcher's tools when the browser's own
+        # filesystem cannot be made (a container without the right to make a mount namespace)
+        keys = ("sandbox", "namespace", "iwrbench:", "unshare", "pivot_root", "setpriv", "mount", "not permitted")
+        why = next((ln.strip() for ln in text.splitlines()
+                    if any(k in ln.lower() for k in keys) and "<launching>" not in ln), None)
+        if sb.on and why:
+            need = ("as root, the user iwr-browser (`make setup`) and the right to make a mount namespace "
+                    "(CAP_SYS_ADMIN; run as a user that is not root where a container withholds it)"
+                    if sb.mode == "jail" else "unprivileged user namespaces")
             raise ComponentMissing(
-                f"Chromium's sandbox cannot start here ({why[:200]}); it needs unprivileged user namespaces "
-                "(kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0) "
-                "and, as root, the user iwr-browser (`make setup`); or pass --unsafe-no-sandbox to judge without it "
+                f"Chromium's sandbox cannot start here ({why[:200]}); it needs {need}, and unprivileged user "
+                "namespaces (kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 "
+                "kernel.apparmor_restrict_unprivileged_userns=0); or pass --unsafe-no-sandbox to judge without it "
                 "(recorded in run.json)") from None
         raise ComponentMissing(
             f"cannot start Chromium ({first}); install it with `make setup` (apt-get install chromium) "
