@@ -124,10 +124,17 @@ def test_links_to_outside_and_anywhere_deep_are_refused(tmp_path):
                 assert status == 404 and SECRET.encode() not in body
 
 
-def test_a_hard_link_is_a_file_like_a_copy(tmp_path):
-    """A hard link is the file itself under a second name: it shows nothing a copy would not (the report hard-links
-    a task's video into its own folder), so it is not refused; what a task puts in assets/ is its author's choice."""
+def test_a_hard_link_between_assets_and_the_ground_truth_is_refused(tmp_path):
+    """A file of assets/ that is also a checkpoint (or task.json) by a hard link is refused, naming both; a file
+    shared with a folder outside (the report hard-links a task's video) or between two assets is not."""
     d = _task(tmp_path)
+    os.link(d / "checkpoints" / "step_2.png", d / "assets" / "last.png")  # the answer under another name
+    problems = _problems(d)
+    assert "assets/last.png: the same file as" in problems[0] and "checkpoints/step_2.png" in problems[0], problems
+    (d / "assets" / "last.png").unlink()
+    os.link(d / "task.json", d / "assets" / "t.json")
+    assert "assets/t.json: the same file as" in _problems(d)[0] or "task.json: the same file as" in _problems(d)[0]
+    (d / "assets" / "t.json").unlink()
     os.link(d / "video.mp4", tmp_path / "report-copy.mp4")
     os.link(d / "assets" / "asset001.png", d / "assets" / "again.png")
     assert _problems(d) == []

@@ -5,7 +5,8 @@ A task folder comes from a stranger, and a link in it is a way out: ``assets/gt/
 checkpoint, and a link out of the folder any file of the machine. A recorder never writes one, so
 a task folder may hold none: every entry, at any depth, must be a plain folder or a regular file
 (a symbolic link, wherever it points, a FIFO, a device file or a socket is refused with a one-line
-message naming it; a hard link is a regular file: the same bytes a copy would show), at most ``limits.MAX_TASK_DIR_DEPTH`` folders deep and
+message naming it, and so is a file of assets/ that is also, by a hard link, another file of the
+folder), at most ``limits.MAX_TASK_DIR_DEPTH`` folders deep and
 ``limits.MAX_TASK_DIR_ENTRIES`` entries in all. The folder itself may be reached through a link (the
 person running iwrbench chose it); it is resolved once, when the task is loaded. Absolute and ``..``
 paths in task.json are refused earlier, when the record is validated.
@@ -69,9 +70,9 @@ def _stat_problem(path: Path, st: os.stat_result, root: Path | str) -> str | Non
     kind = special_kind(st.st_mode)
     if kind:
         return f"{path}: {kind}, not a regular file; refused"
-    # A hard link is the file itself under a second name: it shows a page nothing a copy would not (what a task
-    # puts in assets/ is its author's choice), and can only name a file its maker could already read. The report
-    # hard-links a task's video into report_files/: such files are fine.
+    # A hard link is the file itself under a second name, and can only name a file its maker could already read:
+    # one shared with a folder outside (the report hard-links a task's video into report_files/) is fine; one
+    # shared between assets/ and the rest of the task folder is refused by folder_problems.
     return None
 
 
@@ -129,6 +130,8 @@ def folder_problems(root: Path, *, limit: int | None = None, max_depth: int | No
     todo: list[tuple[Path, int]] = [(Path(root), 0)]
     subs: list[tuple[Path, int]] = []
     seen = 0
+    names: dict[tuple[int, int], Path] = {}  # files with several names: the first name met inside the folder
+    assets = Path(root) / "assets"
     while todo:
         d, depth = todo.pop()
         try:
@@ -148,6 +151,12 @@ def folder_problems(root: Path, *, limit: int | None = None, max_depth: int | No
                 problems.append(f"{p}: unreadable ({e.strerror or e.__class__.__name__})")
                 continue
             why = _stat_problem(p, st, root)
+            if why is None and stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+                other = names.setdefault((st.st_dev, st.st_ino), p)
+                if other != p and (assets in p.parents) != (assets in other.parents):
+                    mine, theirs = (p, other) if assets in p.parents else (other, p)
+                    why = (f"{mine}: the same file as {theirs} (a hard link); what a judged page may read (assets/) "
+                           "shares no file with the rest of the task folder; refused")
             if why:
                 problems.append(why)
                 if len(problems) >= _MAX_LISTED:
