@@ -112,6 +112,7 @@ _INIT_JS = r"""((K, CH) => {
     document.addEventListener(CH + ':s', () => { mut.count++; mut.last = now(); mut.what = 'a shadow root attached'; mut.pending = true; }, true);
     document.addEventListener(CH + ':m', (e) => { mut.count++; mut.last = now(); mut.what = 'a change inside a closed shadow root'; }, true);
     document.addEventListener(CH + ':a', (e) => { W.clockAnswer = typeof e.detail === 'string' ? e.detail : null; }, true);
+    document.addEventListener(CH + ':d', (e) => { W.drawsAnswer = typeof e.detail === 'string' ? e.detail : null; }, true);
     W.channel = CH;
   }
 })"""
@@ -383,11 +384,28 @@ async def read(page: Any, js: str, arg: Any = None, *, timeout_s: float = 30.0) 
     return await world(page).evaluate(js, arg, timeout_s=timeout_s)
 
 
+_DRAWS_JS = r"""() => {
+  const W = globalThis[%(key)s];
+  W.drawsAnswer = null;
+  if (W.channel) document.dispatchEvent(new CustomEvent(W.channel + ':dq'));
+  const a = W.drawsAnswer;
+  return typeof a === 'string' && /^[0-9]+$/.test(a) ? +a : null;
+}"""
+
+
+async def draws(page: Any) -> int | None:
+    """How many random numbers the page's main document drew from the seeded ``Math.random`` (core.INIT_SCRIPT),
+    asked on the context's secret channel: the count is closed over in the page's world, which can neither read
+    nor set it. None when nothing answered (a context not made by ``core.new_context``, a replaced document)."""
+    got = await read(page, _DRAWS_JS % {"key": json.dumps(_KEY)})
+    return int(got) if isinstance(got, (int, float)) else None
+
+
 def failure(page: Any) -> str | None:
     """Why the judge could not read ``page`` in its isolated world, if it could not (an infrastructure failure)."""
     w = _worlds.get(page)
     return w.failure if w is not None else None
 
 
-__all__ = ["ENGINE", "Elements", "PageWorld", "ReadError", "WorldUnavailable", "channel_of", "failure", "new_channel",
-           "read", "register_engine", "world"]
+__all__ = ["ENGINE", "Elements", "PageWorld", "ReadError", "WorldUnavailable", "channel_of", "draws", "failure",
+           "new_channel", "read", "register_engine", "world"]

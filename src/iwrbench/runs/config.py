@@ -43,3 +43,5 @@ class EvalConfig:
     #: start Chromium with ``--no-sandbox`` (``--unsafe-no-sandbox``; recorded in run.json). Default: its own
     #: sandbox on, and judging refuses to start where it cannot be had (browser/sandbox.py)
     unsafe_no_sandbox: bool = False
+    #: a finished run whose pages are judged again instead of generating (``iwr judge``; runs/rejudge.py)
+    pages_from: str | Path | None = None
