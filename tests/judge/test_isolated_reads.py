@@ -206,3 +206,42 @@ async def test_a_judge_that_cannot_reach_its_world_is_a_judge_error_not_the_page
                 await judge_html(b, task, _page(), tmp_path / "x")
         finally:
             await b.close()
+
+
+async def test_the_count_of_random_draws_is_closed_over(browser, tmp_path):
+    """The recorder asks how many numbers a page drew from the seeded Math.random (a probe is replayed with another
+    seed only where it drew any) on the context's secret channel: the page neither sees the count nor sets it."""
+    from iwrbench.browser.core import new_context
+    from iwrbench.browser.host import host
+    from iwrbench.browser.world import draws
+    from iwrbench.sources import PageBundle
+
+    pages = {
+        "quiet": "<p>no dice</p>",
+        "dice": "<p id=d>roll</p><script>for (let i = 0; i < 3; i++) Math.random();"
+                "document.getElementById('d').onclick = () => { Math.random(); Math.random(); };</script>",
+        # a page that claims it drew nothing, and looks for the judge's count
+        "liar": "<p>roll</p><script>Math.random(); Math.random();"
+                "window.__found = Object.getOwnPropertyNames(window).filter((k) => /iwr/i.test(k)).length;"
+                "try { Object.defineProperty(window, '__iwrDraws', {get: () => 0, configurable: true}); } catch (e) {}"
+                "</script>",
+    }
+    for name, body in pages.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "index.html").write_text(f"<!doctype html><html><body>{body}</body></html>")
+    got = {}
+    for name in pages:
+        with host(PageBundle(root=tmp_path / name)) as (url, origins):
+            ctx, _ = await new_context(browser, (800, 500), allowed_origins=origins)
+            try:
+                page = await ctx.new_page()
+                await page.goto(url)
+                got[name] = [await draws(page)]
+                if name == "dice":
+                    await page.click("#d")
+                    got[name].append(await draws(page))
+                if name == "liar":
+                    got[name].append(await page.evaluate("() => window.__found"))
+            finally:
+                await ctx.close()
+    assert got == {"quiet": [0], "dice": [3, 5], "liar": [2, 0]}, got
