@@ -47,6 +47,7 @@ from typing import Any, Literal
 
 from ..errors import RecordError
 from ..records import Action
+from .world import read
 
 #: a scroll counts when the window or the box under the pointer moved more than this
 SCROLL_MIN_PX = 5
@@ -407,7 +408,7 @@ async def _play(page: Any, action: Action, handle: Any | None, viewport: tuple[i
     if kind == "Type":
         if rules.typing == "published":
             return await _type_published(page, handle, p.text or "")
-        return await _type(handle, p.text or "", p.clear is not False, rules, timeout_ms)
+        return await _type(page, handle, p.text or "", p.clear is not False, rules, timeout_ms)
     if kind == "Select":
         await choose_option(handle, p.value or p.text or "", timeout_ms=timeout_ms)
         return Outcome(True)
@@ -499,11 +500,11 @@ async def _hover(page: Any, handle: Any, rules: Rules, timeout_ms: int | None) -
     return Outcome(True)
 
 
-async def _type(handle: Any, text: str, clear: bool, rules: Rules, timeout_ms: int | None) -> Outcome:
+async def _type(page: Any, handle: Any, text: str, clear: bool, rules: Rules, timeout_ms: int | None) -> Outcome:
     await type_into(handle, text, clear=clear, delay_ms=rules.pace.type_delay_ms, timeout_ms=timeout_ms,
                     focus_if_click_fails=rules.type_focus_fallback)
     if rules.type_check:
-        got = await handle.evaluate("(e) => e.isContentEditable ? e.innerText : e.value")
+        got = await read(page, "(e) => e.isContentEditable ? e.innerText : e.value", handle)  # world.py
         if text.strip() and text.strip() not in (got or ""):
             return Outcome(False, f"the field shows {got!r}, not the typed text")
     return Outcome(True)
@@ -541,7 +542,7 @@ _SCROLL_FALLBACK_JS = r"""(dy) => {
 
 async def _moved(page: Any, before: list[float]) -> float:
     try:
-        after = await page.evaluate(_SCROLL_POS_JS)
+        after = await read(page, _SCROLL_POS_JS)
     except Exception:
         return 0.0
     if len(after) != len(before):
@@ -554,7 +555,7 @@ async def _scroll(page: Any, action: Action, viewport: tuple[int, int], rules: R
     w, h = viewport
     up = action.parameters.direction == "up"
     dy = (-1 if up else 1) * (action.parameters.scroll_page or 0.5) * h
-    before = await page.evaluate(_SCROLL_POS_JS) if rules.scroll_check else []
+    before = await read(page, _SCROLL_POS_JS) if rules.scroll_check else []
     await glide(page, trace, (w / 2, h / 2), rules.pace)
     notches = max(1, rules.pace.scroll_notches)
     for _ in range(notches):
@@ -572,7 +573,7 @@ async def _scroll(page: Any, action: Action, viewport: tuple[int, int], rules: R
         if moved > SCROLL_MIN_PX:
             break
     if moved <= SCROLL_MIN_PX and rules.scroll_fallback:
-        how = await page.evaluate(_SCROLL_FALLBACK_JS, dy)
+        how = await read(page, _SCROLL_FALLBACK_JS, dy)
         await asyncio.sleep(0.05)
         moved = await _moved(page, before)
         if moved <= SCROLL_MIN_PX:
@@ -602,9 +603,9 @@ _PUBLISHED_SCROLL_JS = r"""() => {
 
 
 async def _scroll_published(page: Any) -> Outcome:
-    before = await page.evaluate(_PUBLISHED_SCROLL_JS)
+    before = await read(page, _PUBLISHED_SCROLL_JS)
     await asyncio.sleep(1.0)  # the published Scroll waits a second before it reads the offset
-    moved = abs(float(await page.evaluate("() => scrollY")) - float(before))
+    moved = abs(float(await read(page, "() => scrollY")) - float(before))
     if moved > SCROLL_MIN_PX:
         return Outcome(True, note=f"the window scrolled {moved:.0f}px")
     return Outcome(False, f"the window did not scroll (moved {moved:.0f}px; the published judge reads the "

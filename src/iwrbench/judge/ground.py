@@ -55,6 +55,7 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from ..browser.dom import CONTEXT_AT_JS, CONTEXT_JS, DESCRIBE_MANY_JS, GROUND_SNAPSHOT_JS, POINT_PICK_JS
+from ..browser.world import read, world
 from ..records import TARGETED_ACTIONS, Action, Candidate, Grounding, RungAttempt
 from .text import loose_name, name_match, names_conflict, norm_name, quoted_phrases, words
 
@@ -261,9 +262,7 @@ class _Ladder:
         if not self._snap_done:
             self._snap_done = True
             try:
-                arr = await self.page.evaluate_handle(GROUND_SNAPSHOT_JS)
-                descs = await (await arr.get_property("1")).json_value()
-                els = await arr.get_property("0")
+                els, descs = await world(self.page).evaluate_elements(GROUND_SNAPSHOT_JS)
                 self._snap = (els, descs)
             except Exception as e:
                 self._snap_err = f"page error: {str(e).strip()[:80]}"
@@ -271,13 +270,13 @@ class _Ladder:
 
     async def contexts_of(self, handles: list[Any]) -> list[str]:
         try:
-            return await self.page.evaluate(CONTEXT_JS, handles)
+            return await read(self.page, CONTEXT_JS, handles)
         except Exception:
             return [""] * len(handles)
 
     async def contexts_at(self, arr: Any, idx: list[int]) -> list[str]:
         try:
-            return await self.page.evaluate(CONTEXT_AT_JS, {"arr": arr, "idx": idx})
+            return await read(self.page, CONTEXT_AT_JS, {"arr": arr, "idx": idx})
         except Exception:
             return [""] * len(idx)
 
@@ -360,7 +359,7 @@ class _Ladder:
                 continue
         handles = handles[:200]
         try:
-            descs = await self.page.evaluate(DESCRIBE_MANY_JS, handles) if handles else []
+            descs = await read(self.page, DESCRIBE_MANY_JS, handles) if handles else []
         except Exception:
             descs = [None] * len(handles)
         pairs = [(h, d) for h, d in zip(handles, descs) if d and _fits(self.action, d)]
@@ -472,9 +471,7 @@ class _Ladder:
                "max_area": self._max_area(), "twins": twins,
                "want_area": float(b.width * b.height) if b else 0.0}
         try:
-            arr = await self.page.evaluate_handle(POINT_PICK_JS, arg)
-            descs = await (await arr.get_property("1")).json_value()
-            return await arr.get_property("0"), descs
+            return await world(self.page).evaluate_elements(POINT_PICK_JS, arg)
         except Exception:
             return None
 

@@ -20,6 +20,8 @@ from ..browser.host import PageBundle, host
 from ..browser.player import for_protocol, play, wait_idle
 from ..browser.settle import RequestTracker, run_clock, settle, screenshot
 from ..browser.view import read_view, shoot
+from ..browser.world import WorldUnavailable, read
+from ..browser.world import failure as world_failure
 from ..errors import InfraError
 from ..protocols import Protocol
 from ..timing import timed
@@ -304,6 +306,8 @@ async def _in_context(browser: Any, task: Task, origins: set[str], seed: int, fr
             if _browser_dead(browser):
                 raise InfraError(f"the browser died: {_short(e)}") from None
             err = f"{run.prefix}page failed: {_short(e)}"
+        if (why := world_failure(page)) is not None:  # a read of ours failed where a page's failure was assumed
+            raise InfraError(f"{run.prefix}{why}")
         if guard.too_many:
             err = f"{run.prefix}{guard.too_many}"
         elif guard.crashed:
@@ -462,10 +466,13 @@ class _Trajectory:
                 state: dict = {}
                 if action.checks or action.info or self.protocol.assertions == "checks":
                     try:
-                        state = await asyncio.wait_for(page.evaluate(STATE_JS), timeout=limits.action_s)
+                        state = await asyncio.wait_for(read(page, STATE_JS, timeout_s=limits.action_s),
+                                                       timeout=limits.action_s + 1)
+                    except WorldUnavailable:
+                        raise
                     except Exception as e:
                         raise _PageFailure(f"the page stopped answering: {_short(e)}") from None
-                acted = await _acted_state(handle)
+                acted = await _acted_state(page, handle)
                 if self.protocol.assertions == "evidence":
                     await timed("judge.evidence", self._judge_evidence(
                         i, action, res, state, acted, handle, before_view, after_view,  # type: ignore[arg-type]
@@ -553,7 +560,7 @@ class _Trajectory:
                 r = judge_still(before_png, after_png)
                 r.required = True
                 items.append(r)
-        if action.type == "Type" and not await _is_password(handle):
+        if action.type == "Type" and not await _is_password(self.page, handle):
             typed = judge_typed(action.parameters.text, after_view)
             if typed is not None:
                 items.append(typed)
@@ -614,21 +621,26 @@ def _check_text(c: Any) -> str:
     return f"{c.kind} " + " ".join(f"{k}={v!r}" for k, v in d.items())
 
 
-async def _is_password(handle: Any) -> bool:
+async def _is_password(page: Any, handle: Any) -> bool:
     if handle is None:
         return False
     try:
-        return bool(await asyncio.wait_for(handle.evaluate(
-            "(e) => (e.getAttribute && (e.getAttribute('type') || '').toLowerCase() === 'password')"), timeout=3))
+        return bool(await asyncio.wait_for(read(
+            page, "(e) => !!e && (e.getAttribute('type') || '').toLowerCase() === 'password'", handle, timeout_s=3),
+            timeout=3.5))
+    except WorldUnavailable:
+        raise
     except Exception:
         return False
 
 
-async def _acted_state(handle: Any | None) -> dict | None:
+async def _acted_state(page: Any, handle: Any | None) -> dict | None:
     if handle is None:
         return None
     try:
-        return await asyncio.wait_for(handle.evaluate(ELEMENT_STATE_JS), timeout=3)
+        return await asyncio.wait_for(read(page, ELEMENT_STATE_JS, handle, timeout_s=3), timeout=3.5)
+    except WorldUnavailable:
+        raise
     except Exception:
         return None
 
