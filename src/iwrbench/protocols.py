@@ -27,6 +27,11 @@ from .records import StepResult, Task, TaskResult, VisualScores
 W_IFS, W_VFS = 0.7, 0.3
 W_LVS, W_HVS = 0.5, 0.5
 
+#: the deterministic grounding rungs, in order (``judge/ground.py`` says what each does); the
+#: published protocol ends with the LLM grounder
+GROUNDING = ("role_name", "role_name_norm", "text", "attribute", "text_norm", "attribute_norm", "position",
+             "appearance", "fuzzy")
+
 
 class VisualPair(NamedTuple):
     """One scored pair: ground-truth checkpoint, judged screenshot (None: not reached) and the action
@@ -55,8 +60,8 @@ class Protocol:
     #: how assertions are judged: "evidence" (what a person sees: texts, visual change, author checks),
     #: "checks" (retired offline@1: typed checks of the source's DOM) or "mllm" (multimodal judge)
     assertions: str
-    #: grounding may end with the LLM grounder
-    llm_grounding: bool
+    #: the grounding ladder, its rungs by name in order (``judge/ground.py`` ``RUNGS``)
+    grounding: tuple[str, ...]
     ocr: str
     visual: str
     high_level: str
@@ -82,6 +87,11 @@ class Protocol:
     @property
     def id(self) -> str:
         return f"{self.name}@{self.version}"
+
+    @property
+    def llm_grounding(self) -> bool:
+        """Grounding may end with the LLM grounder."""
+        return "llm" in self.grounding
 
     # ------------------------------------------------------------------ per task
 
@@ -172,7 +182,7 @@ OFFLINE = Protocol(
                  "that changed, the assertion's quoted phrases, visual change), probes with other input; OCR + "
                  "offline visual similarity, offline rubric."),
     settle_by_condition=True, scroll_direction=True, pairing="after", unreached_counts=True,
-    assertions="evidence", llm_grounding=False, ocr="tesseract", visual="default", high_level="offline-rubric",
+    assertions="evidence", grounding=GROUNDING, ocr="tesseract", visual="default", high_level="offline-rubric",
     needs_models=False, probes=True, virtual_clock=True,
     differences=(
         "Assertions are judged by what a person sees, recorded on the source: phrases the assertion quotes and "
@@ -216,7 +226,7 @@ OFFLINE_V1 = Protocol(
     name="offline", version=1,
     description="Retired (iwrbench 0.1): typed checks of the source's DOM, OCR + offline visual similarity.",
     settle_by_condition=True, scroll_direction=True, pairing="after", unreached_counts=True,
-    assertions="checks", llm_grounding=False, ocr="tesseract", visual="default", high_level="offline-rubric",
+    assertions="checks", grounding=GROUNDING, ocr="tesseract", visual="default", high_level="offline-rubric",
     needs_models=False,
     differences=("Assertions were typed checks of the source's DOM (role counts, ARIA states, URLs, body text); "
                  "pages with other markup failed them. Retired for offline@2.",),
@@ -227,7 +237,7 @@ PUBLISHED = Protocol(
     name="iwr-bench", version=1,
     description="The published IWR-Bench protocol: LLM grounder, multimodal assertion and rubric judges, EasyOCR, DINOv2.",
     settle_by_condition=False, scroll_direction=False, pairing="published", unreached_counts=False,
-    assertions="mllm", llm_grounding=True, ocr="easyocr", visual="dinov2", high_level="mllm",
+    assertions="mllm", grounding=GROUNDING + ("llm",), ocr="easyocr", visual="dinov2", high_level="mllm",
     needs_models=True, page_setup="published", actions="published", action_s=30.0, scores_generation_errors=False,
     differences=(
         "A judge reply that cannot be read (an empty reply, no Yes/No by the published parsing, a rubric reply "

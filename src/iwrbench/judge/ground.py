@@ -1,8 +1,15 @@
 """The grounding ladder: find, on a page written by someone else, the element an action means.
 
 The page under judgement only has to look and behave like the recording; its markup, ids,
-classes, ARIA and URLs are its own. Rungs, tried in order, each logged per step
-(``Grounding.tried``; the one that answered is ``Grounding.rung``):
+classes, ARIA and URLs are its own. The ladder is a list of rungs (``RUNGS``) that the protocol
+chooses (``Protocol.grounding``: ``offline@2`` ends with the fuzzy rung, ``iwr-bench@1`` with the
+LLM grounder). Each rung answers with a hit, a deferral or nothing, and each attempt is logged per
+step (``Grounding.tried``); ``Grounding.rung`` is the rung whose answer was taken. A deferral is an
+answer that waits for the rungs that find an element by sight: the words of a checkbox's label that
+is not bound to it wait for the checkbox at the recorded position, and an element at the recorded
+position that does not look like the recorded crop waits for the appearance rung. The first deferral
+stands, under its own rung, if no later rung answers before a last-resort rung (fuzzy, LLM) would be
+tried. The rungs, in ``offline@2``'s order:
 
 1. ``role_name``       the recorded target's ARIA role + accessible name (Playwright, exact)
 2. ``role_name_norm``  the same role and the name compared normalised (``judge/text.py``: NFKC,
@@ -24,9 +31,9 @@ classes, ARIA and URLs are its own. Rungs, tried in order, each logged per step
                        unrelated (a text field for a button, a link for a checkbox) or when
                        both have names and they clearly differ ("Archive" for "Delete")
 8. ``appearance``      template matching of the recorded target's crop on a screenshot of the
-                       page now (normalised cross-correlation, greyscale, downscaled); the
-                       element of the action's kind at the best match above ``APPEAR_MIN``,
-                       with the same refusals as ``position``
+                       page now (``judge/appearance.py``: normalised cross-correlation, greyscale,
+                       downscaled); the element of the action's kind at the best match above
+                       ``APPEAR_MIN``, with the same refusals as ``position``
 9. ``fuzzy``           the description (and recorded name/text) against every visible
                        interactive element's name, text and attributes; quoted phrases weigh most
 10. ``llm``            (protocol permitting) the published LLM grounder through a configured model
@@ -45,17 +52,17 @@ plain text in its place).
 from __future__ import annotations
 
 import asyncio
-import io
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Sequence
 
-import numpy as np
 from rapidfuzz import fuzz
 
 from ..browser.dom import CONTEXT_AT_JS, CONTEXT_JS, DESCRIBE_MANY_JS, GROUND_SNAPSHOT_JS, POINT_PICK_JS
+from ..protocols import OFFLINE
 from ..records import TARGETED_ACTIONS, Action, Candidate, Grounding, RungAttempt
+from .appearance import APPEAR_DEFER, APPEAR_MIN, APPEAR_STRONG, APPEAR_TIE, MatchMap, NoMatch, match_map
 from .text import loose_name, name_match, names_conflict, norm_name, quoted_phrases, words
 
 #: actions that need an element
@@ -64,14 +71,6 @@ FUZZY_MIN = 62.0
 #: the words alone (before the role/clickable/position bonuses) must match at least this well
 FUZZY_TEXT_MIN = 55.0
 AMBIGUOUS_MARGIN = 1.0
-#: normalised cross-correlation a crop must reach on the screenshot to count as found
-APPEAR_MIN = 0.80
-#: matches this close to the best are equally good (identical cards, rows of checkboxes)
-APPEAR_TIE = 0.02
-#: a position candidate that looks this much less like the crop than a match elsewhere of at least
-#: APPEAR_STRONG waits for the appearance rung (and stands if that finds nothing)
-APPEAR_DEFER = 0.15
-APPEAR_STRONG = 0.90
 #: an element found at a point may be this many times the recorded box's area (not a whole row/card)
 POSITION_AREA_RATIO = 12
 POSITION_AREA_FLOOR = 2500
@@ -235,22 +234,37 @@ class _Tie:
     order: list[int] = field(default_factory=list)
 
 
+@dataclass
+class Deferral:
+    """A rung's answer that waits: it stands unless a later rung that finds the element by sight
+    (position, appearance, relation) answers before the last-resort rungs (fuzzy, LLM) are reached.
+    ``commit(note)`` makes it the answer, logged under the rung that gave it."""
+
+    rung: str
+    commit: Callable[[str], Grounded]
+
+
+#: what a rung returns: a hit (the ladder stops), a deferral (see :class:`Deferral`) or nothing
+Outcome = Grounded | Deferral | None
+
+
 class _Ladder:
     """State shared by the rungs of one ground() call: the page snapshot, the screenshot match."""
 
-    def __init__(self, page: Any, action: Action, viewport: tuple[int, int], crop: Any, screenshot: Any):
+    def __init__(self, page: Any, action: Action, viewport: tuple[int, int], crop: Any, screenshot: Any,
+                 llm: LlmGrounder | None = None):
         self.page, self.action, self.viewport = page, action, viewport
         self.t = action.target
         self.g = Grounding()
         self.crop, self.screenshot = crop, screenshot
+        self.llm = llm
         self._snap: tuple[Any, list[dict]] | None = None
         self._snap_err: str | None = None
         self._snap_done = False
-        self._ncc: tuple[np.ndarray, dict] | None = None
-        self._ncc_done = False
-        self._ncc_why = ""
+        self._match: MatchMap | None = None
+        self._match_done = False
+        self._match_why = ""
         self.target_control = _target_is_control(action)
-        self.deferred: Callable[[], Grounded] | None = None
         self.names = _target_names(action)
         t = self.t
         #: the target's name was on screen: as its own text, or as its label's (not an icon named by attributes)
@@ -379,7 +393,7 @@ class _Ladder:
 
     # ---------------------------------------------------------------- normalised rungs over the snapshot
     async def normalised(self, name: str, detail: str, match: Callable[[dict], int],
-                         include_extra: bool = True) -> Grounded | None:
+                         include_extra: bool = True) -> Outcome:
         snap = await self.snapshot()
         if snap is None:
             self.g.tried.append(RungAttempt(rung=name, matches=0, detail=self._snap_err))
@@ -419,9 +433,7 @@ class _Ladder:
                 self.accept(name, ds, tie, f"{detail} ({how}); {note}")
                 return Grounded(handle, self.g)
 
-            if self.deferred is None:
-                self.deferred = commit
-            return None
+            return Deferral(name, commit)
         self.accept(name, ds, tie, f"{detail} ({how})")
         return Grounded(handle, self.g)
 
@@ -478,7 +490,7 @@ class _Ladder:
         except Exception:
             return None
 
-    async def position(self) -> Grounded | None:
+    async def position(self) -> Outcome:
         b = self.t.bbox
         cx, cy = b.center
         dx, dy = b.width / 4, b.height / 4
@@ -525,26 +537,24 @@ class _Ladder:
 
         if veto:
             self.g.tried.append(RungAttempt(rung="position", matches=len(ok), detail=f"{detail}; {veto}"))
-            if self.deferred is None:
-                self.deferred = commit
-            return None
+            return Deferral("position", commit)
         self.g.tried.append(RungAttempt(rung="position", matches=len(ok), detail=f"{detail}; {how}"))
         return commit()
 
-    async def _match_map(self) -> tuple[np.ndarray, dict] | None:
-        """The crop's correlation map on the screenshot (cached), with the geometry to map it back.
+    async def match_map(self) -> MatchMap | None:
+        """The crop's correlation map on the screenshot (cached; ``judge/appearance.py``).
         Computed in a worker thread: other pages judged on the same event loop keep going."""
-        if self._ncc_done:
-            return self._ncc
-        self._ncc_done = True
+        if self._match_done:
+            return self._match
+        self._match_done = True
         try:
-            self._ncc = await asyncio.to_thread(_correlate, self.crop, self.screenshot, self.viewport,
-                                                self.t.bbox if self.t else None)
-        except _NoMatch as e:
-            self._ncc_why = str(e)
+            self._match = await asyncio.to_thread(match_map, self.crop, self.screenshot, self.viewport,
+                                                  self.t.bbox if self.t else None)
+        except NoMatch as e:
+            self._match_why = str(e)
         except Exception as e:  # a broken image from a stranger's task folder is a rung failure, not a crash
-            self._ncc_why = f"bad image: {str(e)[:80]}"
-        return self._ncc
+            self._match_why = f"bad image: {str(e)[:80]}"
+        return self._match
 
     async def _appearance_veto(self, d: dict) -> str | None:
         if self.crop is None or self.screenshot is None:
@@ -552,32 +562,30 @@ class _Ladder:
         mine = _fields(d)
         if any(name_match(a, b) for a in self.names for b in mine):  # confirmed by its name
             return None
-        mm = await self._match_map()
+        mm = await self.match_map()
         if mm is None:
             return None
-        ncc, geo = mm
-        best = float(ncc.max())
+        best = mm.best
         if best < APPEAR_STRONG:
             return None
         c = _center(d.get("bbox"))
         if c is None:
             return None
-        here = _ncc_near(ncc, geo, c)
+        here = mm.near(c)
         if here < best - APPEAR_DEFER:
             return (f"the element there does not look like the recorded one ({here:.2f} vs {best:.2f} elsewhere); "
                     "left to the appearance rung first")
         return None
 
     async def appearance(self) -> Grounded | None:
-        mm = await self._match_map()
+        mm = await self.match_map()
         if mm is None:
-            self.g.tried.append(RungAttempt(rung="appearance", matches=0, detail=self._ncc_why or "no match"))
+            self.g.tried.append(RungAttempt(rung="appearance", matches=0, detail=self._match_why or "no match"))
             return None
-        ncc, geo = mm
-        peaks = _peaks(ncc, geo)
+        peaks = mm.peaks()
         if not peaks:
             self.g.tried.append(RungAttempt(rung="appearance", matches=0,
-                                            detail=f"best match {float(ncc.max()):.2f} < {APPEAR_MIN}"))
+                                            detail=f"best match {mm.best:.2f} < {APPEAR_MIN}"))
             return None
         got = await self.pick_points([(x, y) for _, x, y in peaks], twins=False)
         if got is None:
@@ -608,12 +616,12 @@ class _Ladder:
         return Grounded(await els.get_property(str(top[tie.chosen])), self.g)
 
     # ---------------------------------------------------------------- fuzzy and LLM
-    async def fuzzy(self, llm: LlmGrounder | None) -> Grounded:
+    async def fuzzy(self) -> Outcome:
         g = self.g
         snap = await self.snapshot()
         if snap is None:
             g.tried.append(RungAttempt(rung="fuzzy", matches=0, detail=self._snap_err))
-            return Grounded(None, g)
+            return None
         els, all_descs = snap
         base_idx = [i for i, d in enumerate(all_descs) if not d.get("extra")]
         descs = [all_descs[i] for i in base_idx]
@@ -643,16 +651,28 @@ class _Ladder:
             g.element = _cand(d, best)
             g.alternatives = [_cand(x[2], x[0]) for x in good if x[1] != idx][:3]
             return Grounded(await els.get_property(str(base_idx[idx])), g)
-        if llm is not None:
-            cands = [d for d in descs if d.get("clickable") or d.get("editable")][:200]
-            idx, detail = await llm(self.page, self.action, cands)
-            g.tried.append(RungAttempt(rung="llm", matches=int(idx is not None), detail=detail[:200]))
-            if idx is not None and 0 <= idx < len(cands):
-                real = base_idx[descs.index(cands[idx])]
-                g.rung = "llm"
-                g.element = _cand(cands[idx])
-                return Grounded(await els.get_property(str(real)), g)
-        return Grounded(None, g)
+        return None
+
+    async def ask_llm(self) -> Outcome:
+        """The published LLM grounder, shown the page's visible controls (at most 200)."""
+        if self.llm is None:
+            return None
+        g = self.g
+        snap = await self.snapshot()
+        if snap is None:  # the fuzzy rung before it logged the page error
+            return None
+        els, all_descs = snap
+        base_idx = [i for i, d in enumerate(all_descs) if not d.get("extra")]
+        descs = [all_descs[i] for i in base_idx]
+        cands = [d for d in descs if d.get("clickable") or d.get("editable")][:200]
+        idx, detail = await self.llm(self.page, self.action, cands)
+        g.tried.append(RungAttempt(rung="llm", matches=int(idx is not None), detail=detail[:200]))
+        if idx is not None and 0 <= idx < len(cands):
+            real = base_idx[descs.index(cands[idx])]
+            g.rung = "llm"
+            g.element = _cand(cands[idx])
+            return Grounded(await els.get_property(str(real)), g)
+        return None
 
 
 def _dedupe_spots(pairs: list[tuple[Any, dict]]) -> list[tuple[Any, dict]]:
@@ -666,126 +686,6 @@ def _dedupe_spots(pairs: list[tuple[Any, dict]]) -> list[tuple[Any, dict]]:
         if c is not None:
             spots.append(c)
         out.append((h, d))
-    return out
-
-
-# --------------------------------------------------------------------------- appearance (template matching)
-
-class _NoMatch(Exception):
-    pass
-
-
-def _grey(img: Any) -> Any:
-    """A greyscale PIL image from PNG/JPEG bytes or a PIL image."""
-    from PIL import Image
-
-    if isinstance(img, (bytes, bytearray, memoryview)):
-        img = Image.open(io.BytesIO(bytes(img)))
-    if not isinstance(img, Image.Image):
-        raise _NoMatch(f"not an image ({type(img).__name__})")
-    return img.convert("L")
-
-
-def _fast_len(n: int) -> int:
-    """The smallest 2^a 3^b 5^c >= n."""
-    best = 1 << max(0, (n - 1).bit_length())
-    p5 = 1
-    while p5 < best:
-        p35 = p5
-        while p35 < best:
-            m = p35
-            while m < n:
-                m *= 2
-            best = min(best, m)
-            p35 *= 3
-        p5 *= 5
-    return best
-
-
-def _ncc(img: np.ndarray, tpl: np.ndarray) -> np.ndarray:
-    """Normalised cross-correlation of a template at every position where it fits in the image
-    (the zero-mean form, as in scikit-image's match_template; FFT for the products, integral
-    images for the window statistics). Windows without contrast score 0."""
-    H, W = img.shape
-    h, w = tpl.shape
-    t = tpl - tpl.mean()
-    tnorm = float(np.sqrt((t * t).sum()))
-    shape = (_fast_len(H + h - 1), _fast_len(W + w - 1))  # sizes the FFT is quick at
-    prod = np.fft.irfft2(np.fft.rfft2(img, s=shape) * np.fft.rfft2(t[::-1, ::-1], s=shape), s=shape)
-    corr = prod[h - 1:H, w - 1:W]
-    img64 = img.astype(np.float64)
-
-    def windows(a: np.ndarray) -> np.ndarray:
-        ii = np.zeros((H + 1, W + 1))
-        ii[1:, 1:] = a.cumsum(0).cumsum(1)
-        return ii[h:, w:] - ii[:-h, w:] - ii[h:, :-w] + ii[:-h, :-w]
-
-    s1, s2 = windows(img64), windows(img64 * img64)
-    var = np.maximum(s2 - s1 * s1 / (h * w), 0.0)
-    denom = np.sqrt(var) * tnorm
-    ok = denom > 1e-6 * max(tnorm, 1.0) * h * w
-    out = np.zeros_like(corr, dtype=np.float64)
-    out[ok] = corr[ok] / denom[ok]
-    return np.clip(out, -1.0, 1.0)
-
-
-def _correlate(crop: Any, screenshot: Any, viewport: tuple[int, int], bbox: Any) -> tuple[np.ndarray, dict]:
-    from PIL import Image
-
-    if crop is None:
-        raise _NoMatch("no crop of the recorded target")
-    if screenshot is None:
-        raise _NoMatch("no screenshot of the page")
-    shot, cr = _grey(screenshot), _grey(crop)
-    k = viewport[0] / shot.width if shot.width else 1.0  # viewport px per screenshot px
-    if bbox is not None and bbox.width >= 2 and bbox.height >= 2:  # the crop at the screenshot's scale
-        want = (max(1, round(bbox.width / k)), max(1, round(bbox.height / k)))
-        if abs(want[0] - cr.width) > 0.1 * want[0] or abs(want[1] - cr.height) > 0.1 * want[1]:
-            cr = cr.resize(want, Image.BILINEAR)
-    f = 2 if min(cr.width, cr.height) >= 24 else 1  # downscale for speed, never below 12 px
-    if f > 1:
-        shot = shot.reduce(f)
-        cr = cr.reduce(f)
-    if cr.width < 3 or cr.height < 3:
-        raise _NoMatch(f"crop too small ({cr.width}x{cr.height})")
-    if cr.width > shot.width or cr.height > shot.height:
-        raise _NoMatch("crop larger than the screenshot")
-    s = np.asarray(shot, dtype=np.float64)
-    c = np.asarray(cr, dtype=np.float64)
-    if float(c.std()) < 3.0:
-        raise _NoMatch("crop is flat (one colour): nothing to match")
-    return _ncc(s, c), {"f": f, "k": k, "w": c.shape[1], "h": c.shape[0]}
-
-
-def _to_view(geo: dict, r: int, c: int) -> tuple[float, float]:
-    return ((c + geo["w"] / 2) * geo["f"] * geo["k"], (r + geo["h"] / 2) * geo["f"] * geo["k"])
-
-
-def _ncc_near(ncc: np.ndarray, geo: dict, center: tuple[float, float], radius: int = 3) -> float:
-    """The best correlation with the crop centred within a few px of a viewport point."""
-    c = center[0] / (geo["f"] * geo["k"]) - geo["w"] / 2
-    r = center[1] / (geo["f"] * geo["k"]) - geo["h"] / 2
-    r0, c0 = int(round(r)), int(round(c))
-    rs = slice(max(0, r0 - radius), max(0, min(ncc.shape[0], r0 + radius + 1)))
-    cs = slice(max(0, c0 - radius), max(0, min(ncc.shape[1], c0 + radius + 1)))
-    win = ncc[rs, cs]
-    return float(win.max()) if win.size else 0.0
-
-
-def _peaks(ncc: np.ndarray, geo: dict, n: int = 40) -> list[tuple[float, float, float]]:
-    """The best matches above APPEAR_MIN, at least half the crop apart: (score, x, y), x/y the
-    match centre in viewport px, best first."""
-    m = ncc.copy()
-    rd = max(1, min(geo["w"], geo["h"]) // 2)
-    out = []
-    for _ in range(n):
-        i = int(m.argmax())
-        v = float(m.flat[i])
-        if v < APPEAR_MIN:
-            break
-        r, c = divmod(i, m.shape[1])
-        out.append((v, *_to_view(geo, r, c)))
-        m[max(0, r - rd):r + rd + 1, max(0, c - rd):c + rd + 1] = -2.0
     return out
 
 
@@ -853,95 +753,185 @@ def fuzzy_score(action: Action, d: dict, viewport: tuple[int, int]) -> float:
 
 # --------------------------------------------------------------------------- the ladder
 
+def _attribute_locators(L: _Ladder) -> tuple[list[Any], list[str]]:
+    """Playwright's exact locators for the recorded target's naming attributes, and what each one is."""
+    t, page = L.t, L.page
+    locs: list[Any] = []
+    what: list[str] = []
+    if not t:
+        return locs, what
+    a = t.attributes or {}
+    if a.get("placeholder"):
+        locs.append(page.get_by_placeholder(a["placeholder"], exact=True))
+        what.append("placeholder")
+    if t.label:
+        locs.append(page.get_by_label(t.label, exact=True))
+        what.append("label")
+    if a.get("aria-label"):
+        locs.append(page.get_by_label(a["aria-label"], exact=True))
+        what.append("aria-label")
+    if a.get("title"):
+        locs.append(page.get_by_title(a["title"], exact=True))
+        what.append("title")
+    if a.get("alt"):
+        locs.append(page.get_by_alt_text(a["alt"], exact=True))
+        what.append("alt")
+    return locs, what
+
+
+async def _role_name(L: _Ladder) -> Outcome:
+    t = L.t
+    if not (t and t.role and t.name):
+        return None
+    return await L.exact("role_name", [L.page.get_by_role(t.role, name=t.name, exact=True)], f"{t.role} {t.name!r}",
+                         other=L.shows_the_name)
+
+
+async def _role_name_norm(L: _Ladder) -> Outcome:
+    t = L.t
+    if not (t and t.role and t.name and norm_name(t.name)):
+        return None
+    role, nm = t.role, t.name
+    fields = ("name", "text", "label", "sub")
+
+    def by_role(d: dict) -> int:
+        if d.get("role") != role or L.shows_the_name(d):
+            return 0
+        at = d.get("attributes") or {}
+        return max([name_match(nm, d.get(k)) for k in fields]
+                   + [name_match(nm, at.get(k)) for k in ("aria-label", "title", "value")])
+
+    return await L.normalised("role_name_norm", f"{role} {nm!r}", by_role)
+
+
+async def _text(L: _Ladder) -> Outcome:
+    t = L.t
+    if not (t and t.text and len(t.text) <= 80 and L.action.type != "Type"):
+        return None
+    return await L.exact("text", [L.page.get_by_text(t.text, exact=True)], repr(t.text))
+
+
+async def _attribute(L: _Ladder) -> Outcome:
+    locs, what = _attribute_locators(L)
+    if not locs:
+        return None
+    return await L.exact("attribute", locs, ",".join(what))
+
+
+async def _text_norm(L: _Ladder) -> Outcome:
+    t = L.t
+    if not t or L.action.type == "Type":
+        return None
+    want = t.text or t.name
+    if not (want and norm_name(want)):
+        return None
+
+    def by_text(d: dict) -> int:
+        if not L.name_shown and (d.get("text") or "").strip():
+            # the recorded target showed no text (an icon named only by its attributes): a control
+            # that shows this word is another one (a "Star" button beside the star icons)
+            return 0
+        return max(name_match(want, d.get(k)) for k in ("name", "text", "own_text"))
+
+    return await L.normalised("text_norm", repr(want[:80]), by_text, include_extra=False)
+
+
+async def _attribute_norm(L: _Ladder) -> Outcome:
+    t = L.t
+    if not t:
+        return None
+    a = t.attributes or {}
+    wants = [v for v in (a.get("placeholder"), t.label, a.get("aria-label"), a.get("title"), a.get("alt"))
+             if v and norm_name(v)]
+    if not wants:
+        return None
+
+    def by_attr(d: dict) -> int:
+        at = d.get("attributes") or {}
+        have = [at.get(k) for k in ("placeholder", "aria-label", "title", "alt")] + [d.get("label")]
+        if d.get("extra") or not (d.get("text") or "").strip():  # named only by attributes
+            have += [d.get("name"), d.get("sub")]
+        return max((name_match(w, h) for w in wants for h in have if h), default=0)
+
+    what = _attribute_locators(L)[1]
+    return await L.normalised("attribute_norm", ",".join(what) or "attributes", by_attr)
+
+
+async def _position(L: _Ladder) -> Outcome:
+    if not (L.t and L.t.bbox and L.action.type in NEEDS_TARGET):
+        return None
+    return await L.position()
+
+
+async def _appearance(L: _Ladder) -> Outcome:
+    if L.crop is None or L.screenshot is None or L.action.type not in NEEDS_TARGET:
+        return None
+    return await L.appearance()
+
+
+async def _fuzzy(L: _Ladder) -> Outcome:
+    return await L.fuzzy()
+
+
+async def _llm(L: _Ladder) -> Outcome:
+    return await L.ask_llm()
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One rung of the ladder. ``last_resort``: an answer an earlier rung deferred is taken before
+    this rung is tried (the fuzzy and LLM rungs guess from words; a waiting answer is better)."""
+
+    name: str
+    run: Callable[[_Ladder], Awaitable[Outcome]]
+    last_resort: bool = False
+
+
+#: every rung by name; a protocol chooses which, in what order (``Protocol.grounding``)
+RUNGS: dict[str, Rung] = {r.name: r for r in (
+    Rung("role_name", _role_name),
+    Rung("role_name_norm", _role_name_norm),
+    Rung("text", _text),
+    Rung("attribute", _attribute),
+    Rung("text_norm", _text_norm),
+    Rung("attribute_norm", _attribute_norm),
+    Rung("position", _position),
+    Rung("appearance", _appearance),
+    Rung("fuzzy", _fuzzy, last_resort=True),
+    Rung("llm", _llm, last_resort=True),
+)}
+
+
 async def ground(page: Any, action: Action, viewport: tuple[int, int], *, llm: LlmGrounder | None = None,
-                 timeout_ms: int = 3000, crop: Any = None, screenshot: Any = None) -> Grounded:
+                 timeout_ms: int = 3000, crop: Any = None, screenshot: Any = None,
+                 rungs: Sequence[str] | None = None) -> Grounded:
     """Find the element ``action`` means on ``page``.
 
-    ``crop``: the recorded target as it looked (PIL image or PNG bytes); ``screenshot``: the page's
-    viewport now (PNG bytes or PIL image). Both optional; without them the appearance rung is skipped.
+    ``rungs``: the ladder, by name (``Protocol.grounding``; default: ``offline@2``'s, with the LLM
+    rung added when ``llm`` is given). Each rung answers with a hit (the ladder stops and reports it),
+    a deferral (it stands unless a later rung answers before a last-resort rung; it is then reported
+    under its own rung) or nothing. ``crop``: the recorded target as it looked (PIL image or PNG bytes);
+    ``screenshot``: the page's viewport now (PNG bytes or PIL image). Both optional; without them the
+    appearance rung is skipped.
     """
-    L = _Ladder(page, action, viewport, crop, screenshot)
-    t = L.t
-    a = (t.attributes or {}) if t else {}
-
-    if t and t.role and t.name:
-        r = await L.exact("role_name", [page.get_by_role(t.role, name=t.name, exact=True)], f"{t.role} {t.name!r}",
-                          other=L.shows_the_name)
-        if r:
-            return r
-        if norm_name(t.name):
-            role, nm = t.role, t.name
-            fields = ("name", "text", "label", "sub")
-
-            def by_role(d: dict) -> int:
-                if d.get("role") != role or L.shows_the_name(d):
-                    return 0
-                at = d.get("attributes") or {}
-                return max([name_match(nm, d.get(k)) for k in fields]
-                           + [name_match(nm, at.get(k)) for k in ("aria-label", "title", "value")])
-
-            r = await L.normalised("role_name_norm", f"{role} {nm!r}", by_role)
-            if r:
-                return r
-    if t and t.text and len(t.text) <= 80 and action.type != "Type":
-        r = await L.exact("text", [page.get_by_text(t.text, exact=True)], repr(t.text))
-        if r:
-            return r
-    locs, what = [], []
-    if t:
-        if a.get("placeholder"):
-            locs.append(page.get_by_placeholder(a["placeholder"], exact=True))
-            what.append("placeholder")
-        if t.label:
-            locs.append(page.get_by_label(t.label, exact=True))
-            what.append("label")
-        if a.get("aria-label"):
-            locs.append(page.get_by_label(a["aria-label"], exact=True))
-            what.append("aria-label")
-        if a.get("title"):
-            locs.append(page.get_by_title(a["title"], exact=True))
-            what.append("title")
-        if a.get("alt"):
-            locs.append(page.get_by_alt_text(a["alt"], exact=True))
-            what.append("alt")
-    if locs:
-        r = await L.exact("attribute", locs, ",".join(what))
-        if r:
-            return r
-    if t and action.type != "Type":
-        want = t.text or t.name
-        if want and norm_name(want):
-            def by_text(d: dict) -> int:
-                if not L.name_shown and (d.get("text") or "").strip():
-                    # the recorded target showed no text (an icon named only by its attributes): a control
-                    # that shows this word is another one (a "Star" button beside the star icons)
-                    return 0
-                return max(name_match(want, d.get(k)) for k in ("name", "text", "own_text"))
-
-            r = await L.normalised("text_norm", repr(want[:80]), by_text, include_extra=False)
-            if r:
-                return r
-    wants = [v for v in (a.get("placeholder"), t.label, a.get("aria-label"), a.get("title"), a.get("alt"))
-             if v and norm_name(v)] if t else []
-    if wants:
-        def by_attr(d: dict) -> int:
-            at = d.get("attributes") or {}
-            have = [at.get(k) for k in ("placeholder", "aria-label", "title", "alt")] + [d.get("label")]
-            if d.get("extra") or not (d.get("text") or "").strip():  # named only by attributes
-                have += [d.get("name"), d.get("sub")]
-            return max((name_match(w, h) for w in wants for h in have if h), default=0)
-
-        r = await L.normalised("attribute_norm", ",".join(what) or "attributes", by_attr)
-        if r:
-            return r
-    if t and t.bbox and action.type in NEEDS_TARGET:
-        r = await L.position()
-        if r:
-            return r
-    if crop is not None and screenshot is not None and action.type in NEEDS_TARGET:
-        r = await L.appearance()
-        if r:
-            return r
-    if L.deferred is not None:
-        return L.deferred("kept: the position and appearance rungs found nothing better")
-    return await L.fuzzy(llm)
+    if rungs is None:
+        rungs = OFFLINE.grounding + (("llm",) if llm is not None else ())
+    unknown = [r for r in rungs if r not in RUNGS]
+    if unknown:
+        raise ValueError(f"unknown grounding rung(s): {', '.join(unknown)}")
+    L = _Ladder(page, action, viewport, crop, screenshot, llm)
+    waiting: Deferral | None = None
+    since = 0  # the log's length when the kept deferral was made
+    for name in rungs:
+        rung = RUNGS[name]
+        if waiting is not None and rung.last_resort:
+            break
+        out = await rung.run(L)
+        if isinstance(out, Grounded):
+            return out
+        if isinstance(out, Deferral) and waiting is None:  # the first deferred answer is the one kept
+            waiting, since = out, len(L.g.tried)
+    if waiting is not None:
+        later = list(dict.fromkeys(a.rung for a in L.g.tried[since:]))
+        return waiting.commit(f"kept: {', '.join(later) if later else 'no later rung'} found nothing better")
+    return Grounded(None, L.g)

@@ -626,7 +626,7 @@ async def _step(page: Any, action: Action, res: StepResult, vp: tuple[int, int],
     handle = None
     if action.type in NEEDS_TARGET:
         g = await ground(page, action, vp, llm=llm_grounder if protocol.llm_grounding else None,
-                         crop=crop, screenshot=screenshot_png)
+                         crop=crop, screenshot=screenshot_png, rungs=protocol.grounding)
         res.grounding = g.grounding
         handle = g.handle
         if handle is None:
