@@ -34,9 +34,14 @@ tried. The rungs, in ``offline@2``'s order:
                        page now (``judge/appearance.py``: normalised cross-correlation, greyscale,
                        downscaled); the element of the action's kind at the best match above
                        ``APPEAR_MIN``, with the same refusals as ``position``
-9. ``fuzzy``           the description (and recorded name/text) against every visible
+9. ``relation``        the description places the element relative to a text ("the round checkbox
+                       at the left of the 'Buy milk' item", "the button under 'Total'";
+                       ``judge/relation.py``): the element of the action's kind nearest to where
+                       that text is painted, in that direction; when the description also quotes
+                       the element's own words, only an element saying them
+10. ``fuzzy``          the description (and recorded name/text) against every visible
                        interactive element's name, text and attributes; quoted phrases weigh most
-10. ``llm``            (protocol permitting) the published LLM grounder through a configured model
+11. ``llm``            (protocol permitting) the published LLM grounder through a configured model
 
 Several equally good candidates (one "Add to cart" per product card) are told apart by their
 surroundings first: the text of each one's card/row (its largest ancestor holding none of the
@@ -45,8 +50,8 @@ Runner' card"); then by distance to the recorded position. ``Grounding.ambiguous
 that came down to distance; the rung's log says how the tie was broken.
 
 A recorded control (button, link, checkbox, field ...) is grounded to a control whenever one
-matches by name, and the position, appearance and fuzzy rungs never offer it anything else (no
-plain text in its place).
+matches by name, and the position, appearance, relation and fuzzy rungs never offer it anything
+else (no plain text in its place).
 """
 
 from __future__ import annotations
@@ -60,9 +65,13 @@ from typing import Any, Awaitable, Callable, Sequence
 from rapidfuzz import fuzz
 
 from ..browser.dom import CONTEXT_AT_JS, CONTEXT_JS, DESCRIBE_MANY_JS, GROUND_SNAPSHOT_JS, POINT_PICK_JS
+from ..browser.view import read_view
+from ..checks.view import View, contains_phrase, norm_text, tokens
 from ..protocols import OFFLINE
 from ..records import TARGETED_ACTIONS, Action, Candidate, Grounding, RungAttempt
 from .appearance import APPEAR_DEFER, APPEAR_MIN, APPEAR_STRONG, APPEAR_TIE, MatchMap, NoMatch, match_map
+from .relation import WORDS as REL_WORDS
+from .relation import Box, Relation, names_phrase, nearest, parse_relations, reach
 from .text import loose_name, name_match, names_conflict, norm_name, quoted_phrases, words
 
 #: actions that need an element
@@ -264,6 +273,9 @@ class _Ladder:
         self._match: MatchMap | None = None
         self._match_done = False
         self._match_why = ""
+        self._view: View | None = None
+        self._view_done = False
+        self._view_err = ""
         self.target_control = _target_is_control(action)
         self.names = _target_names(action)
         t = self.t
@@ -615,6 +627,104 @@ class _Ladder:
         self.accept("appearance", gd, tie, detail, scores=[sc[i] * 100 for i in top])
         return Grounded(await els.get_property(str(top[tie.chosen])), self.g)
 
+    # ---------------------------------------------------------------- relative to a named text
+    async def view(self) -> View | None:
+        """The text the page paints in the viewport now (``browser/view.py``), read once."""
+        if not self._view_done:
+            self._view_done = True
+            try:
+                self._view = View.from_js(await read_view(self.page, timeout_s=5.0))
+            except Exception as e:
+                self._view_err = f"page error: {str(e).strip()[:80]}"
+        return self._view
+
+    def anchor_boxes(self, view: View, rel: Relation) -> list[Box]:
+        """Where the named text is painted: the fragments of each line that shows it (a quoted phrase
+        anywhere in a line; an unquoted one only as a whole line or a whole fragment)."""
+        want = set(tokens(rel.anchor))
+        key = norm_text(rel.anchor)
+        out: list[Box] = []
+        for channel in ("text", "field"):
+            for ln in view.lines(channel):
+                if rel.quoted:
+                    if not contains_phrase(ln.text, rel.anchor):
+                        continue
+                    fr = [f for f in ln.frags if set(tokens(f.t)) & want] or ln.frags
+                elif norm_text(ln.text) == key:
+                    fr = ln.frags
+                else:
+                    fr = [f for f in ln.frags if norm_text(f.t) == key]
+                    if not fr:
+                        continue
+                x0, y0 = min(f.x for f in fr), min(f.y for f in fr)
+                out.append((x0, y0, max(f.x + f.w for f in fr) - x0, max(f.y + f.h for f in fr) - y0))
+        return out[:20]
+
+    def _relation_kind(self, d: dict) -> bool:
+        """An element the action can mean: of its kind (a field for Type, a select for Select, something
+        clickable otherwise) and, for a recorded target, not another kind of control or another name."""
+        if not _fits(self.action, d):
+            return False
+        if self.action.type in ("Click", "Hover") and not d.get("clickable"):
+            return False
+        return not (self.t and self._acceptable(d) is not None)
+
+    async def relation(self, rels: list[Relation]) -> Outcome:
+        g = self.g
+        snap = await self.snapshot()
+        if snap is None:
+            g.tried.append(RungAttempt(rung="relation", matches=0, detail=self._snap_err))
+            return None
+        view = await self.view()
+        if view is None:
+            g.tried.append(RungAttempt(rung="relation", matches=0, detail=self._view_err))
+            return None
+        els, all_descs = snap
+        vw, vh = self.viewport
+        idx = [i for i, d in enumerate(all_descs) if not d.get("extra") and self._relation_kind(d)
+               and (b := d.get("bbox")) and b["width"] >= 1 and b["height"] >= 1
+               and b["x"] < vw and b["y"] < vh and b["x"] + b["width"] > 0 and b["y"] + b["height"] > 0]
+        what = "; ".join(f"{REL_WORDS[r.direction]} {r.anchor!r}" for r in rels)
+        anchors_of = [(r, self.anchor_boxes(view, r)) for r in rels]
+        shown = [(r, a) for r, a in anchors_of if a]
+        if not shown:
+            g.tried.append(RungAttempt(rung="relation", matches=0, detail=f"{what}: the named text is not on screen"))
+            return None
+        anchors = {norm_text(r.anchor) for r, _ in shown}
+        own = [q for q in quoted_phrases(self.action.parameters.description)
+               if norm_text(q) not in anchors and norm_text(q)]
+        if own:  # the description names the element itself too: only elements saying so
+            idx = [i for i in idx if any(names_phrase(q, _fields(all_descs[i])) for q in own)]
+        # an element must lie in the direction of every named text on screen; the nearest by the sum of distances
+        dist: dict[int, float] = {}
+        for k, (r, boxes) in enumerate(shown):
+            near = {idx[ci]: d for d, ci, _ in nearest(r.direction, boxes, [_box(all_descs[i]) for i in idx],
+                                                       reach(r.direction, self.viewport))}
+            dist = near if k == 0 else {i: dist[i] + near[i] for i in dist if i in near}
+        if not dist:
+            said = f" saying {' or '.join(repr(q) for q in own)}" if own else ""
+            g.tried.append(RungAttempt(rung="relation", matches=0,
+                                       detail=f"{what}: nothing of the action's kind{said} there"))
+            return None
+        pairs = _dedupe_spots([(i, all_descs[i]) for i in sorted(dist, key=lambda i: (dist[i], i))][:20])
+        ids, ds = [i for i, _ in pairs], [d for _, d in pairs]
+        keys = [dist[i] for i in ids]
+        near_ones = [k for k, v in enumerate(keys) if v <= keys[0] + 2.0]  # as near as the nearest: alike
+        if len(near_ones) > 1:
+            tie = await self.resolve([ds[k] for k in near_ones], lambda: self.contexts_at(els, [ids[k] for k in near_ones]),
+                                     keys=[keys[k] for k in near_ones])
+            chosen = near_ones[tie.chosen]
+            order = [near_ones[k] for k in tie.order] + [k for k in range(len(ids)) if k not in near_ones]
+            tie = _Tie(chosen, tie.how, tie.ambiguous, order)
+        else:
+            tie = _Tie(0, "the nearest", False, list(range(len(ids))))
+        # accept() adds how a tie was broken when there were several; the nearest alone needs no word
+        self.accept("relation", ds if len(near_ones) > 1 else ds[:1],
+                    tie if len(near_ones) > 1 else _Tie(0, "", False, [0]),
+                    f"{what}: {len(ids)} of the action's kind that way, the nearest {keys[tie.chosen]:.0f} px")
+        g.alternatives = [_cand(ds[k]) for k in tie.order if k != tie.chosen][:3]
+        return Grounded(await els.get_property(str(ids[tie.chosen])), g)
+
     # ---------------------------------------------------------------- fuzzy and LLM
     async def fuzzy(self) -> Outcome:
         g = self.g
@@ -673,6 +783,11 @@ class _Ladder:
             g.element = _cand(cands[idx])
             return Grounded(await els.get_property(str(real)), g)
         return None
+
+
+def _box(d: dict) -> Box:
+    b = d.get("bbox") or {}
+    return (float(b.get("x", 0)), float(b.get("y", 0)), float(b.get("width", 0)), float(b.get("height", 0)))
 
 
 def _dedupe_spots(pairs: list[tuple[Any, dict]]) -> list[tuple[Any, dict]]:
@@ -869,6 +984,15 @@ async def _appearance(L: _Ladder) -> Outcome:
     return await L.appearance()
 
 
+async def _relation(L: _Ladder) -> Outcome:
+    if L.action.type not in NEEDS_TARGET:
+        return None
+    rels = parse_relations(L.action.parameters.description)
+    if not rels:
+        return None
+    return await L.relation(rels)
+
+
 async def _fuzzy(L: _Ladder) -> Outcome:
     return await L.fuzzy()
 
@@ -897,6 +1021,7 @@ RUNGS: dict[str, Rung] = {r.name: r for r in (
     Rung("attribute_norm", _attribute_norm),
     Rung("position", _position),
     Rung("appearance", _appearance),
+    Rung("relation", _relation),
     Rung("fuzzy", _fuzzy, last_resort=True),
     Rung("llm", _llm, last_resort=True),
 )}
