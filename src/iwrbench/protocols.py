@@ -30,7 +30,7 @@ W_LVS, W_HVS = 0.5, 0.5
 #: the deterministic grounding rungs, in order (``judge/ground.py`` says what each does); the
 #: published protocol ends with the LLM grounder
 GROUNDING = ("role_name", "role_name_norm", "text", "attribute", "text_norm", "attribute_norm", "position",
-             "appearance", "relation", "fuzzy")
+             "appearance", "relation", "grid", "fuzzy")
 
 
 class VisualPair(NamedTuple):

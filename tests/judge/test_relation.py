@@ -30,6 +30,7 @@ amark = pytest.mark.asyncio(loop_scope="module")
 
 VP = (800, 600)
 WITHOUT = tuple(r for r in OFFLINE.grounding if r != "relation")  # the ladder before the relation rung
+NO_GRID = tuple(r for r in OFFLINE.grounding if r != "grid")
 
 TAIL = """<script>
 window.__hit = null;
@@ -86,6 +87,15 @@ PAGES = {
                                 f'<span>{w}</span><span data-k="x-{w}" onclick="this.parentNode.remove()" '
                                 f'style="cursor:pointer;color:#999">x</span></li>' for w in ("Bread", "Milk", "Eggs"))
                       + '</ul>'),
+    # a 3x3 board of unnamed squares (divs with handlers), a button under it
+    "board.html": _doc('<div style="padding:40px 200px"><div style="display:grid;grid-template-columns:repeat(3,90px);gap:6px">'
+                       + "".join(f'<div class="sq" data-k="sq{k}" style="height:90px;background:#eef;cursor:pointer" '
+                                 f'onclick="this.textContent=\'X\'"></div>' for k in range(1, 10))
+                       + '</div><button data-k="new" style="margin-top:20px">New game</button></div>'),
+    # a checkbox whose label holds links: clicking the words may follow a link instead of ticking it
+    "terms.html": _doc('<form style="padding:40px"><input type="checkbox" id="t" data-k="box"> <label for="t" data-k="words">'
+                       'I agree to the <a href="#tos" data-k="tos">Terms of Service</a> and <a href="#pp" data-k="pp">'
+                       'Privacy Policy</a></label></form>'),
     # fields with their captions under them (no label element, no placeholder)
     "captions.html": _doc('<form style="padding:30px;width:300px">'
                           '<input data-k="user" style="display:block;width:100%"><div style="font-size:12px;margin-bottom:18px">Username</div>'
@@ -203,3 +213,34 @@ async def test_relation_does_not_overrule_the_name_rungs_and_needs_the_named_tex
     # a button above 'Total' there is none: nothing is taken from below or beside
     g, key, _ = await judge(env, "totals.html", described("the button above 'Total'"))
     assert g.rung != "relation" and next(t for t in g.tried if t.rung == "relation").matches == 0
+
+
+@amark
+async def test_a_cell_of_a_board_named_by_its_place(env):
+    cases = [("the top-left square of the 3\u00d73 board", "sq1"), ("the bottom-right square of the board", "sq9"),
+             ("the middle-left square of the board, completing the left column", "sq4"),
+             ("the square in row 2, column 3 of the board", "sq6"), ("the centre of the board", "sq5"),
+             ("the top-middle square of the board", "sq2")]
+    for desc, want in cases:
+        g, key, hit = await judge(env, "board.html", described(desc))
+        assert (key, hit) == (want, want), (desc, g.rung, [(t.rung, t.detail) for t in g.tried])
+        assert g.rung == "grid"
+        g0, key0, _ = await judge(env, "board.html", described(desc), rungs=NO_GRID)
+        assert key0 != want, (desc, g0.rung, key0)  # the words alone name no square
+    # a board of another size than the description's, and a place off the board: nothing taken
+    for desc in ("the top-left square of the 4\u00d74 board", "the square in row 4, column 1 of the board"):
+        g, key, _ = await judge(env, "board.html", described(desc))
+        assert key is None or g.rung != "grid", (desc, key)
+        assert next(t for t in g.tried if t.rung == "grid").matches == 0
+    # the button under the board is found by its name, not taken for a square
+    g, key, hit = await judge(env, "board.html", described("the 'New game' button under the board"))
+    assert (key, hit) == ("new", "new")
+
+
+@amark
+async def test_the_kind_a_description_names_ranks_a_checkbox_above_its_label(env):
+    # the label's words match as well as the checkbox's name; clicking them follows 'Terms of Service'
+    g, key, hit = await judge(env, "terms.html", described("the checkbox 'I agree to the Terms of Service and Privacy Policy'"))
+    assert (key, hit) == ("box", "box"), (g.rung, g.element)
+    g, key, hit = await judge(env, "todo-bare.html", described("the 'Mark all as complete' checkbox"))
+    assert (key, hit) == ("toggle-all", "toggle-all"), (g.rung, g.element)

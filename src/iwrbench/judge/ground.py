@@ -39,9 +39,14 @@ tried. The rungs, in ``offline@2``'s order:
                        ``judge/relation.py``): the element of the action's kind nearest to where
                        that text is painted, in that direction; when the description also quotes
                        the element's own words, only an element saying them
-10. ``fuzzy``          the description (and recorded name/text) against every visible
-                       interactive element's name, text and attributes; quoted phrases weigh most
-11. ``llm``            (protocol permitting) the published LLM grounder through a configured model
+10. ``grid``           the description names a cell of a board or grid ("the top-left square of the
+                       3×3 board", "the light in row 2, column 4 of the grid"): among alike controls
+                       laid out as a grid on screen, the one in that cell
+11. ``fuzzy``          the description (and recorded name/text) against every visible
+                       interactive element's name, text and attributes; quoted phrases weigh most;
+                       without a recorded target, the kind of control the description names
+                       ("the ... checkbox") ranks a checkbox above its label
+12. ``llm``            (protocol permitting) the published LLM grounder through a configured model
 
 Several equally good candidates (one "Add to cart" per product card) are told apart by their
 surroundings first: the text of each one's card/row (its largest ancestor holding none of the
@@ -71,7 +76,8 @@ from ..protocols import OFFLINE
 from ..records import TARGETED_ACTIONS, Action, Candidate, Grounding, RungAttempt
 from .appearance import APPEAR_DEFER, APPEAR_MIN, APPEAR_STRONG, APPEAR_TIE, MatchMap, NoMatch, match_map
 from .relation import WORDS as REL_WORDS
-from .relation import Box, Relation, names_phrase, nearest, parse_relations, reach
+from .relation import (Box, GridPlace, Relation, grid_of, names_phrase, nearest, parse_grid_place, parse_relations,
+                       place_index, reach)
 from .text import loose_name, name_match, names_conflict, norm_name, quoted_phrases, words
 
 #: actions that need an element
@@ -725,6 +731,45 @@ class _Ladder:
         g.alternatives = [_cand(ds[k]) for k in tie.order if k != tie.chosen][:3]
         return Grounded(await els.get_property(str(ids[tie.chosen])), g)
 
+    async def grid(self, place: GridPlace) -> Outcome:
+        """The cell of a board or grid the description names, among alike controls laid out as a grid."""
+        g = self.g
+        snap = await self.snapshot()
+        if snap is None:
+            g.tried.append(RungAttempt(rung="grid", matches=0, detail=self._snap_err))
+            return None
+        els, all_descs = snap
+        vw, vh = self.viewport
+        pairs = _dedupe_spots([(i, d) for i, d in enumerate(all_descs)
+                               if not d.get("extra") and self._relation_kind(d) and (b := d.get("bbox"))
+                               and b["x"] < vw and b["y"] < vh and b["x"] + b["width"] > 0 and b["y"] + b["height"] > 0])
+        ids = [i for i, _ in pairs]
+        grids = grid_of([_box(d) for _, d in pairs])
+        if place.size:
+            grids = [x for x in grids if (x[1], x[2]) == place.size]
+        want = f"row {place.row}, column {place.col}" + (f" of a {place.size[0]}x{place.size[1]} grid" if place.size else "")
+        if not grids:
+            g.tried.append(RungAttempt(rung="grid", matches=0, detail=f"{want}: no grid of alike controls on screen"))
+            return None
+        top = max(len(x[0]) for x in grids)
+        biggest = [x for x in grids if len(x[0]) == top]
+        if len(biggest) > 1:  # two boards alike: which one the description means is not known
+            g.tried.append(RungAttempt(rung="grid", matches=0, detail=f"{want}: {len(biggest)} grids alike; none taken"))
+            return None
+        members, rows, cols, cell = biggest[0]
+        r, c = place_index(place.row, rows), place_index(place.col, cols)
+        hit = next((j for j in members if cell[j] == (r, c)), None) if r is not None and c is not None else None
+        if hit is None:
+            g.tried.append(RungAttempt(rung="grid", matches=0, detail=f"{want}: not on the {rows}x{cols} grid there"))
+            return None
+        d = all_descs[ids[hit]]
+        g.tried.append(RungAttempt(rung="grid", matches=1, detail=f"{want}: row {r + 1}, column {c + 1} of a {rows}x{cols} "
+                                                                  f"grid of {len(members)} alike controls"))
+        g.rung, g.ambiguous = "grid", False
+        g.element = _cand(d)
+        g.alternatives = []
+        return Grounded(await els.get_property(str(ids[hit])), g)
+
     # ---------------------------------------------------------------- fuzzy and LLM
     async def fuzzy(self) -> Outcome:
         g = self.g
@@ -850,6 +895,8 @@ def _fuzzy_base(action: Action, d: dict) -> float:
     score = best
     if t and t.role and d.get("role") == t.role:
         score += 6
+    elif t is None and d.get("role") in described_roles(desc):
+        score += 6  # no recorded role (the official layout): the kind the description names ("the ... checkbox")
     tf, cf = _FAMILY.get((t.role if t else "") or ""), _FAMILY.get(d.get("role") or "")
     if tf and cf and tf != cf and (d.get("role") not in _COMPATIBLE.get((tf, cf), set())):
         score -= 15  # a link for a checkbox, a text box for a button: another kind of control
@@ -858,6 +905,36 @@ def _fuzzy_base(action: Action, d: dict) -> float:
     elif action.type in ("Click", "Hover"):
         score -= 6
     return score
+
+
+#: words by which a description names the kind of control, and the roles of that kind
+_KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
+    (r"check\s*-?box(?:es)?|tick\s*-?box(?:es)?", frozenset({"checkbox", "switch", "menuitemcheckbox"})),
+    (r"radio(?:\s*buttons?)?", frozenset({"radio", "menuitemradio"})),
+    (r"switch(?:es)?|toggle\s+switch", frozenset({"switch", "checkbox"})),
+    (r"drop\s*-?downs?|select(?:\s+box)?|combo\s*-?box", frozenset({"combobox", "listbox"})),
+    (r"text\s*-?box(?:es)?|text\s+field|input\s+field|search\s+box", frozenset({"textbox", "searchbox", "combobox"})),
+    (r"links?", frozenset({"link"})),
+    (r"tabs?", frozenset({"tab"})),
+    (r"buttons?", frozenset({"button"})),
+    (r"sliders?", frozenset({"slider"})),
+)
+
+
+def described_roles(desc: str | None) -> frozenset[str]:
+    """The roles of the kind of control a description names outside its quotes ("the 'Keep me signed in'
+    checkbox" -> checkbox, switch): what a person looks for when the words match a label and its box alike."""
+    if not desc:
+        return frozenset()
+    rest = desc
+    for q in quoted_phrases(desc):
+        rest = rest.replace(q, " ")
+    rest = rest.lower()
+    out: set[str] = set()
+    for pat, roles in _KIND_WORDS:
+        if re.search(r"(?<![\w-])(?:" + pat + r")(?![\w-])", rest):
+            out |= roles
+    return frozenset(out)
 
 
 def fuzzy_score(action: Action, d: dict, viewport: tuple[int, int]) -> float:
@@ -993,6 +1070,15 @@ async def _relation(L: _Ladder) -> Outcome:
     return await L.relation(rels)
 
 
+async def _grid(L: _Ladder) -> Outcome:
+    if L.action.type not in NEEDS_TARGET:
+        return None
+    place = parse_grid_place(L.action.parameters.description)
+    if place is None:
+        return None
+    return await L.grid(place)
+
+
 async def _fuzzy(L: _Ladder) -> Outcome:
     return await L.fuzzy()
 
@@ -1022,6 +1108,7 @@ RUNGS: dict[str, Rung] = {r.name: r for r in (
     Rung("position", _position),
     Rung("appearance", _appearance),
     Rung("relation", _relation),
+    Rung("grid", _grid),
     Rung("fuzzy", _fuzzy, last_resort=True),
     Rung("llm", _llm, last_resort=True),
 )}

@@ -112,6 +112,123 @@ def _anchor(rest: str, desc: str, at: int, quotes: list[tuple[int, int, str]]) -
     return " ".join(cut), False
 
 
+# --------------------------------------------------------------------------- a place on a board or grid
+
+_ORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+        "ninth": 9, "tenth": 10}
+_GRID_WORD = re.compile(r"(?<!\w)(?:board|grid)(?!\w)", re.I)
+_SIZE = re.compile(r"(?<!\w)(\d{1,2})\s*[x\u00d7]\s*(\d{1,2})(?!\w)", re.I)
+_ROW_COL = re.compile(r"(?<!\w)row\s+(\d{1,2})\s*(?:,|and)?\s*(?:in\s+)?col(?:umn)?\s+(\d{1,2})(?!\w)", re.I)
+_COL_ROW = re.compile(r"(?<!\w)col(?:umn)?\s+(\d{1,2})\s*(?:,|and)?\s*(?:in\s+)?row\s+(\d{1,2})(?!\w)", re.I)
+_ORD_ROW = re.compile(r"(?<!\w)(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|middle)\s+row"
+                      r"\s*,?\s*(?:and\s+)?(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|"
+                      r"middle)\s+(?:column|from\s+the\s+(left|right))(?!\w)", re.I)
+_COMPASS = re.compile(r"(?<!\w)(top|upper|middle|centre|center|bottom|lower)[\s-]+(left|middle|centre|center|right)"
+                      r"(?:[\s-]+(?:hand\s+)?)?\s*(?:square|cell|tile|light|spot|box|field|corner|key|button)(?!\w)", re.I)
+_CENTRE = re.compile(r"(?<!\w)(?:centre|center|middle)\s+(?:square|cell|tile|light|spot|field)(?!\w)|"
+                     r"(?<!\w)(?:in\s+)?the\s+(?:centre|center|middle)\s+of\s+the\s+(?:board|grid)(?!\w)", re.I)
+
+
+@dataclass(frozen=True)
+class GridPlace:
+    """A cell of a board or grid a description names: ``row``/``col`` 1-based, or one of ``first``, ``mid``,
+    ``last`` (from "top-left", "the centre of the grid"); ``size``: (rows, columns) when it says ("3×3")."""
+
+    row: int | str
+    col: int | str
+    size: tuple[int, int] | None = None
+
+
+def _edge(word: str, axis: str) -> str:
+    w = word.lower()
+    if w in ("top", "upper") or (axis == "col" and w == "left"):
+        return "first"
+    if w in ("bottom", "lower") or (axis == "col" and w == "right"):
+        return "last"
+    return "mid"
+
+
+def parse_grid_place(description: str | None) -> GridPlace | None:
+    """The cell a description names on a board or grid ("the top-left square of the 3×3 board", "the light
+    in row 2, column 4 of the grid", "the centre of the grid"); None when it names none. Only a description
+    that speaks of a board or grid names a cell: "the button at the top right of the header" does not."""
+    if not description or not _GRID_WORD.search(description):
+        return None
+    text = description
+    for q in [m for m in re.findall(r"'[^']*'|\"[^\"]*\"", text)]:
+        text = text.replace(q, " ")
+    m = _SIZE.search(text)
+    size = (int(m.group(1)), int(m.group(2))) if m else None
+    if (m := _ROW_COL.search(text)):
+        return GridPlace(int(m.group(1)), int(m.group(2)), size)
+    if (m := _COL_ROW.search(text)):
+        return GridPlace(int(m.group(2)), int(m.group(1)), size)
+    if (m := _ORD_ROW.search(text)):
+        r, c, side = m.group(1).lower(), m.group(2).lower(), (m.group(3) or "left").lower()
+        row: int | str = _ORD.get(r, "last" if r == "last" else "mid")
+        col: int | str = _ORD.get(c, "last" if c == "last" else "mid")
+        if side == "right" and isinstance(col, int):
+            col = -col  # counted from the right
+        return GridPlace(row, col, size)
+    if (m := _COMPASS.search(text)):
+        return GridPlace(_edge(m.group(1), "row"), _edge(m.group(2), "col"), size)
+    if _CENTRE.search(text):
+        return GridPlace("mid", "mid", size)
+    return None
+
+
+def grid_of(boxes: list[Box], min_cells: int = 4) -> list[tuple[list[int], int, int, dict[int, tuple[int, int]]]]:
+    """Groups of alike boxes laid out as a grid: (member indices, rows, columns, index -> (row, column),
+    0-based). Alike: the same size within 15 %; a grid: at least two rows and two columns, each member
+    in its own cell, three quarters of the cells or more filled."""
+    out = []
+    seen: set[frozenset[int]] = set()
+    for _, _, w0, h0 in boxes:
+        if w0 < 8 or h0 < 8:
+            continue
+        group = [j for j, (_, _, w, h) in enumerate(boxes) if abs(w - w0) <= 0.15 * w0 and abs(h - h0) <= 0.15 * h0]
+        key = frozenset(group)
+        if len(group) < min_cells or key in seen:
+            continue
+        seen.add(key)
+
+        def lanes(vals: list[float], tol: float) -> list[float]:
+            centres: list[float] = []
+            for v in sorted(vals):
+                if centres and v - centres[-1] <= tol:
+                    continue
+                centres.append(v)
+            return centres
+
+        xs = lanes([boxes[j][0] + boxes[j][2] / 2 for j in group], 0.3 * w0)
+        ys = lanes([boxes[j][1] + boxes[j][3] / 2 for j in group], 0.3 * h0)
+        if len(xs) < 2 or len(ys) < 2:
+            continue
+        cell: dict[int, tuple[int, int]] = {}
+        for j in group:
+            cx, cy = boxes[j][0] + boxes[j][2] / 2, boxes[j][1] + boxes[j][3] / 2
+            r = min(range(len(ys)), key=lambda k: abs(ys[k] - cy))
+            c = min(range(len(xs)), key=lambda k: abs(xs[k] - cx))
+            cell[j] = (r, c)
+        if len(set(cell.values())) != len(group) or len(group) < 0.75 * len(xs) * len(ys):
+            continue
+        out.append((group, len(ys), len(xs), cell))
+    return out
+
+
+def place_index(want: int | str, n: int) -> int | None:
+    """0-based lane of a named place among ``n``: a number (negative: from the end), first, mid, last."""
+    if want == "first":
+        return 0
+    if want == "last":
+        return n - 1
+    if want == "mid":
+        return n // 2 if n % 2 else None  # an even count has no single middle
+    assert isinstance(want, int)
+    k = want - 1 if want > 0 else n + want
+    return k if 0 <= k < n else None
+
+
 # --------------------------------------------------------------------------- geometry
 
 Box = tuple[float, float, float, float]  # x, y, width, height
@@ -228,5 +345,5 @@ def reach(direction: str, viewport: tuple[int, int]) -> float:
     return math.hypot(*viewport) / 3
 
 
-__all__ = ["Relation", "WORDS", "parse_relations", "nearest", "distance", "same_row", "same_column", "covers",
-           "names_phrase", "reach"]
+__all__ = ["GridPlace", "Relation", "WORDS", "parse_grid_place", "grid_of", "place_index", "parse_relations", "nearest",
+           "distance", "same_row", "same_column", "covers", "names_phrase", "reach"]
