@@ -196,8 +196,10 @@ OFFLINE = Protocol(
         "Probes: the task is replayed again with other input (e.g. other text typed); a page that shows the "
         "recorded states whatever the input fails them, and its IFS is capped where the probe failed.",
         "Tasks of the official layout (no recorded evidence) are judged by their checkpoints' visual change and "
-        "the assertion's quoted text read by OCR; an asserted step with neither is refused (task_error).",
-        "Grounding stops before the LLM rung (role+name, text, attributes, position, appearance, fuzzy); no LLM grounder.",
+        "the assertion's quoted text where two OCR readings of the checkpoints are sure of it (counted in text and "
+        "fields); an asserted step with neither is refused (task_error).",
+        "Grounding stops before the LLM rung (role+name, text, attributes, position, appearance, relation to a named "
+        "text, cell of a board, fuzzy); no LLM grounder.",
         "Scroll honours its direction (the published judge always scrolls down).",
         "Visual pairs compare the checkpoint after action i with the page after action i (the published code pairs it with the page before).",
         "Unreached visual checkpoints score 0 (the published judge leaves them out, so a static picture scores ~30).",
@@ -255,7 +257,8 @@ PUBLISHED = Protocol(
         "grounds; MODEL_FOR_EVAL judges).",
         "Judge calls time out after --timeout (default 600 s; published: 120 s for an assertion, 300 s for the "
         "rubric) and are retried on 429 (honouring Retry-After), 5xx and timeouts (published: not retried).",
-        "Grounding tries the deterministic rungs (role+name, text, attributes, position, appearance, fuzzy) before "
+        "Grounding tries the deterministic rungs (role+name, text, attributes, position, appearance, relation to a "
+        "named text, cell of a board, fuzzy) before "
         "the LLM grounder; the grounder is shown our numbered candidates, the ARIA snapshot and a screenshot in one "
         "call (published: browser-use's element list and accessibility tree, then a second call with a screenshot).",
         "Type types the task's own text (published: the text the grounder LLM reads off the description, unless "

@@ -16,6 +16,11 @@ reading is sure:
   metrics read it, and Tesseract again in another page-segmentation mode at twice the size): OCR
   rarely reads a whole phrase that is not there, it often misses one that is, so a phrase counts as
   shown as many times as the reading that saw it most, and as absent only when every reading missed it;
+- a phrase read on one checkpoint and by no reading on the other is believed gone (or new) only where
+  the spot it stood at is empty on the other checkpoint: a struck-through 'Buy milk' in light grey,
+  missed by both readings after it was ticked, is still drawn where it was;
+- a lone digit or letter ("'5' lights on") is never sure: OCR finds it in "5×5", in an icon, in
+  another number, and misses it in a counter;
 - a Type step knows what its field shows right after it: the typed text (a second reading, for
   the phrase the step typed, on the checkpoint after it);
 - the phrase is then classified as on a recorded task (appears, disappears, stays visible). It is
@@ -32,13 +37,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from PIL import Image
 
 from ..checks.evidence import change_of, decisive, empty_change
-from ..checks.view import Frag, View, _Stream, norm_text, quoted_phrases, tokens
+from ..checks.view import Frag, View, _Stream, contains_phrase, norm_text, quoted_phrases, tokens
 from ..errors import TaskError
 from ..records import Evidence, Task, TextEvidence
 
+#: a spot is empty when at most INK_SHARE of its pixels differ from its median grey by more than INK_LEVELS
+#: (measured: a place a text left reads 0.0; a text still drawn there, struck-through light grey on white
+#: or white on blue, 0.15 or more)
+INK_LEVELS, INK_SHARE = 20, 0.03
 #: the readings of a checkpoint besides the run's own OCR engine: (name, Tesseract settings)
 READINGS: tuple[tuple[str, dict[str, Any]], ...] = (("tesseract-psm11-x2", {"psm": 11, "scale": 2.0}),)
 
@@ -83,6 +93,7 @@ class _Checkpoints:
     def __init__(self, task: Task, readers: list[Any]):
         self.task, self.readers = task, readers
         self._seen: dict[int, list[View | _Stream] | None] = {}
+        self._grey: dict[int, np.ndarray] = {}
 
     def seen(self, k: int) -> list[View | _Stream] | None:
         if k not in self._seen:
@@ -109,6 +120,41 @@ class _Checkpoints:
             return None
         each = [_count(s, phrase) for s in seen]
         return max(each), each
+
+    def boxes(self, k: int, phrase: str) -> list[tuple[float, float, float, float]]:
+        """Where the readings saw ``phrase`` on checkpoint ``k`` (x0, y0, x1, y1; one box per place)."""
+        want = set(tokens(phrase))
+        out: list[tuple[float, float, float, float]] = []
+        for v in self.seen(k) or []:
+            if not isinstance(v, View):
+                continue
+            for ln in v.lines():
+                if not contains_phrase(ln.text, phrase):
+                    continue
+                fr = [f for f in ln.frags if set(tokens(f.t)) & want] or ln.frags
+                b = (min(f.x for f in fr), min(f.y for f in fr), max(f.x + f.w for f in fr), max(f.y + f.h for f in fr))
+                if not any(_overlaps(b, o) for o in out):
+                    out.append(b)
+        return out
+
+    def empty_at(self, k: int, box: tuple[float, float, float, float]) -> bool:
+        """Nothing is drawn on checkpoint ``k`` where ``box`` is: (almost) every pixel there is the colour
+        of the place (struck-through light grey text, white words on blue still count as drawn)."""
+        if k not in self._grey:
+            with Image.open(self.task.checkpoint(k)) as im:
+                self._grey[k] = np.asarray(im.convert("L"), dtype=np.int16)
+        g = self._grey[k]
+        x0, y0, x1, y1 = (max(0, int(box[0])), max(0, int(box[1])), int(box[2]) + 1, int(box[3]) + 1)
+        region = g[y0:y1, x0:x1]
+        if region.size == 0:
+            return False
+        return float((np.abs(region - np.median(region)) > INK_LEVELS).mean()) <= INK_SHARE
+
+
+def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w > 0 and h > 0 and w * h >= 0.5 * min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
 
 
 def _typed_on(task: Task, k: int) -> set[str]:
@@ -148,6 +194,11 @@ def infer_evidence(task: Task, ocr: Any, extra: list[Any] | None = None) -> tupl
                 if not sure:
                     ev.notes.append(f"quoted {q!r} not used: only one OCR reading of the checkpoints")
                     continue
+                toks = tokens(q)
+                if len(toks) == 1 and len(toks[0]) <= 2:
+                    # a lone digit or letter ('5', 'X') is read off any other word or glyph: never sure
+                    ev.notes.append(f"quoted {q!r} not used: too short to be read surely")
+                    continue
                 b, af = cps.count(i - 1, q), cps.count(i, q)
                 if b is None or af is None:
                     ev.notes.append(f"quoted {q!r} not used: a checkpoint is missing")
@@ -162,6 +213,21 @@ def infer_evidence(task: Task, ocr: Any, extra: list[Any] | None = None) -> tupl
                 if kind is None:
                     ev.notes.append(f"quoted {q!r} not read by OCR on the checkpoints")
                     continue
+                # a count that rests on every reading missing the phrase on one checkpoint is believed only where
+                # the spots it stood at on the other are empty there (no reading read struck-through light grey
+                # 'Buy milk', which was still drawn)
+                if kind == "disappears":
+                    gone = sum(cps.empty_at(i, b) for b in cps.boxes(i - 1, q))
+                    if gone < nb - na:
+                        ev.notes.append(f"quoted {q!r} not used: read {nb}x before and {na}x after, but where it stood "
+                                        "something is still drawn")
+                        continue
+                elif kind == "appears" and not (norm_text(q) in typed_after and nb == 0):
+                    new = sum(cps.empty_at(i - 1, b) for b in cps.boxes(i, q))
+                    if new < na - nb:
+                        ev.notes.append(f"quoted {q!r} not used: read {nb}x before and {na}x after, but where it "
+                                        "stands something was already drawn")
+                        continue
                 ev.texts.append(TextEvidence(kind=kind, text=q, source="ocr", channel="any", before=nb, after=na))  # type: ignore[arg-type]
                 if len(set(b_each)) > 1 or len(set(a_each)) > 1:
                     ev.notes.append(f"quoted {q!r}: the readings differ (before {b_each}, after {a_each}); "
