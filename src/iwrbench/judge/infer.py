@@ -17,9 +17,9 @@ reading is sure:
   rarely reads a whole phrase that is not there, it often misses one that is, so a phrase counts as
   shown as many times as the reading that saw it most, and as absent only when every reading missed it;
 - a phrase read on one checkpoint and by no reading on the other is believed gone (or new) only where
-  the other checkpoint shows something else at its spot: nothing, or mostly other pixels (a tooltip
-  drawn over a paragraph). A struck-through 'Buy milk' in light grey, missed by both readings after it
-  was ticked, is still drawn where it was: a third of its pixels changed;
+  the other checkpoint does not show the same glyphs at its spot: nothing, other words, a menu drawn
+  over it. A struck-through 'Buy milk' in light grey, missed by both readings after it was ticked, is
+  still drawn where it was (the two spots correlate at 0.87);
 - a lone digit or letter ("'5' lights on") is never sure: OCR finds it in "5×5", in an icon, in
   another number, and misses it in a counter;
 - a Type step knows what its field shows right after it: the typed text (a second reading, for
@@ -46,13 +46,10 @@ from ..checks.view import Frag, View, _Stream, contains_phrase, norm_text, quote
 from ..errors import TaskError
 from ..records import Evidence, Task, TextEvidence
 
-#: a spot is empty when at most INK_SHARE of its pixels differ from its median grey by more than INK_LEVELS
-#: (measured: a place a text left reads 0.0; a text still drawn there, struck-through light grey on white
-#: or white on blue, 0.15 or more)
-INK_LEVELS, INK_SHARE = 20, 0.03
-#: a spot is drawn otherwise when this share of its pixels changed by more than INK_LEVELS (measured: a
-#: tooltip over a paragraph 0.92-0.95; a todo struck through in light grey 0.34)
-REDRAWN_SHARE = 0.5
+#: the spot of a phrase on two checkpoints shows the same glyphs when the two correlate at least this well
+#: (measured on the checkpoints of official-style tasks: the same todo struck through in light grey 0.87; a
+#: message, a move or a label appearing where other text or nothing was -0.11 to 0.36)
+SAME_GLYPHS = 0.6
 #: the readings of a checkpoint besides the run's own OCR engine: (name, Tesseract settings)
 READINGS: tuple[tuple[str, dict[str, Any]], ...] = (("tesseract-psm11-x2", {"psm": 11, "scale": 2.0}),)
 
@@ -158,17 +155,16 @@ class _Checkpoints:
         x0, y0, x1, y1 = (max(0, int(box[0])), max(0, int(box[1])), int(box[2]) + 1, int(box[3]) + 1)
         return self._grey[k][y0:y1, x0:x1]
 
-    def redrawn(self, seen_on: int, other: int, box: tuple[float, float, float, float]) -> bool:
-        """Where a phrase stands on checkpoint ``seen_on``, checkpoint ``other`` shows something else: the spot
-        is empty there (every pixel the colour of the place) or most of it is drawn otherwise (a tooltip over
-        a paragraph). Not so when the same text is still drawn there restyled: struck through in light grey,
-        it changes a third of the spot's pixels."""
-        a, b = self._region(seen_on, box), self._region(other, box)
-        if b.size == 0 or a.shape != b.shape:
-            return False
-        if float((np.abs(b - np.median(b)) > INK_LEVELS).mean()) <= INK_SHARE:
-            return True
-        return float((np.abs(a - b) > INK_LEVELS).mean()) >= REDRAWN_SHARE
+    def still_there(self, seen_on: int, other: int, box: tuple[float, float, float, float]) -> bool:
+        """Checkpoint ``other`` shows the same glyphs where a phrase stands on checkpoint ``seen_on``, perhaps
+        restyled (struck through, another colour): the two spots correlate (normalised, greyscale) at least
+        SAME_GLYPHS. An empty spot, other words there or a menu drawn over it do not."""
+        a, b = self._region(seen_on, box).astype(np.float64), self._region(other, box).astype(np.float64)
+        if a.size == 0 or a.shape != b.shape:
+            return True  # cannot tell: not sure it left
+        a, b = a - a.mean(), b - b.mean()
+        d = float(np.sqrt((a * a).sum() * (b * b).sum()))
+        return d > 0 and float((a * b).sum()) / d >= SAME_GLYPHS
 
 
 def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
@@ -237,16 +233,16 @@ def infer_evidence(task: Task, ocr: Any, extra: list[Any] | None = None) -> tupl
                 # the spots it stood at on the other are empty there (no reading read struck-through light grey
                 # 'Buy milk', which was still drawn)
                 if kind == "disappears":
-                    gone = sum(cps.redrawn(i - 1, i, b) for b in cps.boxes(i - 1, q))
+                    gone = sum(not cps.still_there(i - 1, i, b) for b in cps.boxes(i - 1, q))
                     if gone < nb - na:
                         ev.notes.append(f"quoted {q!r} not used: read {nb}x before and {na}x after, but where it stood "
-                                        "it may still be drawn")
+                                        "the same glyphs are still drawn")
                         continue
                 elif kind == "appears" and not (norm_text(q) in typed_after and nb == 0):
-                    new = sum(cps.redrawn(i, i - 1, b) for b in cps.boxes(i, q))
+                    new = sum(not cps.still_there(i, i - 1, b) for b in cps.boxes(i, q))
                     if new < na - nb:
                         ev.notes.append(f"quoted {q!r} not used: read {nb}x before and {na}x after, but where it "
-                                        "stands it may have been drawn already")
+                                        "stands the same glyphs were drawn already")
                         continue
                 ev.texts.append(TextEvidence(kind=kind, text=q, source="ocr", channel="any", before=nb, after=na))  # type: ignore[arg-type]
                 if len(set(b_each)) > 1 or len(set(a_each)) > 1:
