@@ -458,7 +458,7 @@ def cmd_validity(a: argparse.Namespace) -> int:
     if unknown:
         raise IwrError(f"unknown validity set(s) {', '.join(unknown)}; known: {', '.join(SETS)}")
     tasks = Path(a.tasks) if a.tasks else None
-    needs_suite = [s for s in sets if s != "reconstructions"]
+    needs_suite = [s for s in sets if s not in ("reconstructions", "visibility")]
     if tasks is None and needs_suite:
         tasks = _build_with_bar(a.suite, jobs=None, force=False)
     out = Path(a.out)

@@ -270,11 +270,12 @@ HOLD_STYLE = ("*, *::before, *::after { image-animation: stopped !important; }\n
               "marquee { color: transparent !important; } marquee * { visibility: hidden !important; }")
 
 
-async def screenshot(page: Any, path: str | None = None, *, timeout_ms: int = 10000, still: bool = True) -> bytes:
+async def screenshot(page: Any, path: str | None = None, *, timeout_ms: int = 10000, still: bool = True,
+                     extra_style: str = "") -> bytes:
     """A viewport screenshot with animations stopped and the caret hidden: CSS and Web Animations by Playwright
     (finite ones finished, endless ones at their start), and what runs on the browser's own clock by HOLD_JS and
     HOLD_STYLE (see there). ``still=False``: everything left running, as the published judge's plain PNG
-    screenshot."""
+    screenshot. ``extra_style``: more CSS applied during this screenshot only (the reader's text-free picture)."""
     if not still:
         return await page.screenshot(path=path, full_page=False, animations="allow", caret="hide",
                                      timeout=timeout_ms, scale="css")
@@ -287,7 +288,7 @@ async def screenshot(page: Any, path: str | None = None, *, timeout_ms: int = 10
         pass
     try:
         return await page.screenshot(path=path, full_page=False, animations="disabled", caret="hide",
-                                     timeout=timeout_ms, scale="css", style=HOLD_STYLE)
+                                     timeout=timeout_ms, scale="css", style=HOLD_STYLE + ("\n" + extra_style if extra_style else ""))
     finally:
         if responsive:
             try:

@@ -382,9 +382,10 @@ class _Trajectory:
             self.on_shot(i, p)
         return data
 
-    async def view(self) -> View:
+    async def view(self, shot: bytes) -> View:
+        """What a person sees in ``shot`` (the screenshot just taken)."""
         try:
-            return View.from_js(await asyncio.wait_for(read_view(self.page, timeout_s=self.limits.action_s),
+            return View.from_js(await asyncio.wait_for(read_view(self.page, shot=shot, timeout_s=self.limits.action_s),
                                                        timeout=self.limits.action_s + 2))
         except asyncio.TimeoutError:
             raise _PageFailure("the page stopped answering") from None
@@ -404,10 +405,9 @@ class _Trajectory:
                 raise _PageFailure(f"the page did not load: HTTP {resp.status}")
         await self.wait_after(True)
         away = await self.where()
-        # read first, then the screenshot: both show the same moment (a notice that leaves on a timer is
-        # read while it is still there, as it is in the picture)
-        before_view = await self.view() if self.protocol.assertions == "evidence" and not away else None
+        # the screenshot, then what it shows read from it and the layout at the same moment (browser/view.py)
         before_png = await self.shot(0)
+        before_view = await self.view(before_png) if self.protocol.assertions == "evidence" and not away else None
         self.anchor = before_view  # the screen after the last asserted step (see evidence.judge_text)
         if away:
             raise _PageFailure(f"the page left its origin before the first action: {away[:120]}")
@@ -437,8 +437,8 @@ class _Trajectory:
                 if note:
                     res.settle["note"] = note
                 away = await self.where()
-                after_view = await self.view() if self.protocol.assertions == "evidence" and not away else None
                 after_png = await self.shot(i)
+                after_view = await self.view(after_png) if self.protocol.assertions == "evidence" and not away else None
                 res.screenshot = f"step_{i}.png"
                 if away or (away := await self.where()):  # again right before the checks read the page
                     res.error = f"the page left its origin: {away[:160]}"

@@ -97,6 +97,13 @@ class PassResult:
     seed: int = 1
     #: step index -> what kept the DOM changing when it was captured anyway (an endless animation)
     unsettled: dict[int, str] = field(default_factory=dict)
+    #: wall-clock windows in which the page was photographed with its text made transparent (reading the view):
+    #: the video's frames from them are left out
+    blind: list[tuple[float, float]] = field(default_factory=list)
+
+    def video_frames(self) -> list[tuple[float, bytes]]:
+        """The screencast's frames, less those taken while the view was read."""
+        return [f for f in self.frames if not any(a <= f[0] <= b + 0.05 for a, b in self.blind)]
 
 
 def _animates(what: str) -> bool:
@@ -175,8 +182,13 @@ async def _state(page: Any) -> dict:
     return await page.evaluate(STATE_JS)
 
 
-async def _view(page: Any) -> View:
-    return View.from_js(await read_view(page))
+async def _view(page: Any, shot: bytes, res: "PassResult") -> View:
+    """What a person sees in ``shot``, the screenshot just taken (the judge reads a page the same way)."""
+    t0 = time.time()
+    try:
+        return View.from_js(await read_view(page, shot=shot))
+    finally:
+        res.blind.append((t0, time.time()))
 
 
 async def _acted_state(el: Any) -> dict | None:
@@ -283,7 +295,7 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                     raise RecordError(f"{label}step 0: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s ({rep.what})")
                 res.unsettled[0] = rep.what
             res.shots.append(await screenshot(page, str(tmp / "checkpoints" / "step_0.png") if full and tmp else None))
-            res.views.append(await _view(page))
+            res.views.append(await _view(page, res.shots[-1], res))
             if full and tmp is not None:
                 await _dom(page, tmp, 0)
                 res.timeline.moves.append((time.time(), vp[0] * 0.5, vp[1] * 0.62))
@@ -335,7 +347,7 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                 after = await _state(page)
                 acted_after = await _acted_state(el)
                 res.shots.append(await screenshot(page, str(tmp / "checkpoints" / f"step_{i}.png") if full and tmp else None))
-                view = await _view(page)
+                view = await _view(page, res.shots[-1], res)
                 res.views.append(view)
                 if a.checks is not None:  # an author's checks must hold on the source, read as the judge reads them
                     bad = [r for r in evaluate_all(list(a.checks), after, acted_after, view) if not r.passed]
@@ -616,7 +628,7 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
                 await browser.close()
         vp = (recipe.viewport.width, recipe.viewport.height)
         n_frames, duration = await asyncio.to_thread(
-            encode, first.frames, first.t0, first.t1, vp, tmp / "video.mp4", fps=fps, timeline=first.timeline)
+            encode, first.video_frames(), first.t0, first.t1, vp, tmp / "video.mp4", fps=fps, timeline=first.timeline)
         actions: list[Action] = []
         typed: list[str] = []
         cue_at = {step: round(max(0.0, t - first.t0), 3) for t, step in first.timeline.marks}

@@ -546,7 +546,8 @@ def _probes(r: TaskResult) -> str:
             bad = next((s for s in p.steps if not s.passed), None)
             why = (f"step {bad.index}: {bad.error or 'failed'}" if bad else (p.error or "failed"))
             verdict = f'<span class="fail">fail</span> <span class="small muted">{e(why)}</span>'
-        cap = ("-" if p.cap is None else f"at most {p.cap} leading step(s)") + (f" ({p.note})" if p.note else "")
+        cap = ("-" if p.cap is None else f"at most {p.cap} leading step(s); checkpoints after step {p.cap} not reached") \
+            + (f" ({p.note})" if p.note else "")
         rows.append(f"<tr><td>{e(p.name)}</td><td>{p.guards}</td><td>{p.steps_passed}/{p.steps_total}</td>"
                     f"<td>{verdict}</td><td>{e(cap)}</td></tr>")
     main = "" if r.steps_passed_main is None else (
@@ -555,7 +556,7 @@ def _probes(r: TaskResult) -> str:
     return ('<section id="probes"><h2>Probes (other input, another order)</h2>'
             '<p class="small muted">After the main trajectory the task is replayed in a fresh page with other input '
             "(e.g. other text typed). A page that shows the recorded states whatever the input fails here, and the "
-            "IFS counts only the steps the probe allows.</p>"
+            "IFS counts only the steps the probe allows; the visual checkpoints after them count as not reached.</p>"
             '<div class="wide"><table><thead><tr><th>probe</th><th>guards from step</th><th>steps passed</th>'
             f"<th>verdict</th><th>IFS credit</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>{main}</section>")
 
