@@ -638,8 +638,10 @@ class _Ladder:
         """The text the page paints in the viewport now (``browser/view.py``), read once."""
         if not self._view_done:
             self._view_done = True
+            # the screenshot the judge took of this moment, when it has one (the reader then takes one picture, not two)
+            shot = bytes(self.screenshot) if isinstance(self.screenshot, (bytes, bytearray, memoryview)) else None
             try:
-                self._view = View.from_js(await read_view(self.page, timeout_s=5.0))
+                self._view = View.from_js(await read_view(self.page, shot=shot, timeout_s=5.0))
             except Exception as e:
                 self._view_err = f"page error: {str(e).strip()[:80]}"
         return self._view
