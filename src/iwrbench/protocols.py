@@ -77,7 +77,7 @@ class Protocol:
     #: "deterministic": reduced motion, seeded Math.random, the recipe's frozen clock, screenshots with CSS
     #: animations stopped; "published": none of these (a plain browser)
     page_setup: str = "deterministic"
-    #: how actions execute (iwrbench.judge.act): "project" (execute) or "published" (execute_published)
+    #: how actions execute (iwrbench.browser.player): "project" (the rules JUDGE) or "published" (PUBLISHED)
     actions: str = "project"
     #: time limit of one action, grounding included (published: 30 s)
     action_s: float = 20.0

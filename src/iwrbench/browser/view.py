@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..timing import phase, timed
+
 #: during the second picture only: every glyph transparent (text, generated content, placeholders, field values,
 #: SVG text), and a background clipped to the text drawn whole (gradient text is painted by its background, so
 #: it then differs); nothing else changes, and no transition may start from it (``_CANCEL_JS`` for the way back)
@@ -244,6 +246,7 @@ class _Cand:
     st: bool
     po: int  # paint order: a higher one is drawn over a lower one
     words: list[tuple[str, float, float]] | None = None  # per word: text, x0, x1 (text line boxes only)
+    node: int = 0  # the backend id of its DOM text node (0: generated content, a field)
 
 
 def _font_px(st: list[str] | None) -> float:
@@ -305,7 +308,8 @@ def _candidates(doc: _Doc, w: int, h: int) -> list[_Cand]:
             continue
         out.append(_Cand(t=" ".join(t for t, _, _ in words), box=(x, y, bw, bh), region=reg, fs=fs, k="text",
                          b=blocks.block(owner), e=blocks.editable(owner), st=blocks.struck(owner),
-                         po=orders[li] if li < len(orders) else 0, words=words))
+                         po=orders[li] if li < len(orders) else 0, words=words,
+                         node=(doc.nodes["backendNodeId"][ni] if doc.nodes["nodeType"][ni] == 3 else 0)))
         if len(out) >= 4 * MAX_FRAGS:
             break
 
@@ -369,16 +373,17 @@ def _int(v: str | None) -> int:
 
 
 def _ink(shown: bytes, hidden: bytes) -> Any:
-    """Where the two pictures differ by at least INK_LEVEL (a boolean array the size of the viewport)."""
+    """Where the two pictures differ by at least INK_LEVEL in some channel (a boolean array the size of the
+    viewport). Pillow's channel operations, in C: a tenth of the time numpy takes on 16-bit copies."""
     import numpy as np
-    from PIL import Image
+    from PIL import Image, ImageChops
 
     with Image.open(io.BytesIO(shown)) as a, Image.open(io.BytesIO(hidden)) as b:
-        pa = np.asarray(a.convert("RGB"), dtype=np.int16)
-        pb = np.asarray(b.convert("RGB"), dtype=np.int16)
-    if pa.shape != pb.shape:
-        raise RuntimeError(f"the two pictures of the page differ in size ({pa.shape} vs {pb.shape})")
-    return np.abs(pa - pb).max(axis=2) >= INK_LEVEL
+        pa, pb = a.convert("RGB"), b.convert("RGB")
+    if pa.size != pb.size:
+        raise RuntimeError(f"the two pictures of the page differ in size ({pa.size} vs {pb.size})")
+    r, g, bl = ImageChops.difference(pa, pb).split()
+    return np.asarray(ImageChops.lighter(ImageChops.lighter(r, g), bl)) >= INK_LEVEL
 
 
 def _need(fs: float, chars: int) -> float:
@@ -432,11 +437,63 @@ def _count(ink: Any, r: tuple[float, float, float, float], covers: list) -> tupl
     return int(sub[keep].sum()), float(keep.mean())
 
 
-def _painted(cands: list[_Cand], ink: Any) -> list[dict]:
-    """The fragments whose glyphs show in the pictures (topmost first, so that ink under another text's words is not
-    taken for the text beneath), in reading order."""
+def _columns(ink: Any, r: tuple[float, float, float, float], covers: list) -> tuple[Any, float]:
+    """The columns of region ``r`` with ink outside ``covers`` (bools, left to right), and the share left to see."""
+    import numpy as np
+
+    h, w = ink.shape
+    a, b = max(0, int(r[0])), min(w, int(r[2] + 0.999))
+    c, d = max(0, int(r[1])), min(h, int(r[3] + 0.999))
+    if b <= a or d <= c:
+        return np.zeros(0, dtype=bool), 0.0
+    sub = ink[c:d, a:b]
+    if not covers:
+        return sub.sum(axis=0), 1.0
+    keep = np.ones(sub.shape, dtype=bool)
+    for o in covers:
+        keep[max(0, int(o[1]) - c):max(0, int(o[3] + 0.999) - c), max(0, int(o[0]) - a):max(0, int(o[2] + 0.999) - a)] = False
+    return (sub & keep).sum(axis=0), float(keep.mean())
+
+
+def _whole(c: "_Cand", cols: Any, left: float) -> str:
+    """Is a line of text painted as a whole ("all"), not at all ("none"), or in part ("part")?
+
+    All: its glyphs leave the ink a line of its length leaves, from within an em of its start to within an em of
+    its end, with no stretch without ink wider than two ems inside it (spaces are a quarter of one). None: hardly
+    any ink, or it lies under texts drawn over it."""
+    chars = sum(len(t) for t, _, _ in c.words or [])
+    total = float(cols.sum()) if len(cols) else 0.0
+    need = _need(c.fs, chars)
+    if left < 0.25 or total < 0.2 * need * left:
+        return "none"
+    if total < 0.5 * need * left:
+        return "part"
+    inked = [i for i, v in enumerate(cols) if v > 0]
+    em = max(c.fs, 4.0)
+    x0 = c.region[0]
+    words = c.words or []
+    first, last = words[0][1] - x0, words[-1][2] - x0
+    if inked[0] > first + em or inked[-1] < last - em:
+        return "part"
+    gap = run = 0
+    for v in cols[inked[0]:inked[-1] + 1]:
+        run = run + 1 if v == 0 else 0
+        gap = max(gap, run)
+    return "all" if gap <= 2 * em else "part"
+
+
+def _painted(cands: list[_Cand], ink: Any, precise: dict[int, list[tuple[str, float, float]]] | None = None,
+             ) -> tuple[list[dict], list[int]]:
+    """The fragments whose glyphs show in the pictures, in reading order, and the candidates painted only in part
+    whose words' exact places would settle which words show (``precise`` gives them, by candidate index).
+
+    Topmost first, so that the ink under another text's words is not taken for the text beneath. A line of text
+    is judged whole first (nearly always all or nothing); one painted in part is judged word by word, at the words'
+    exact places when ``precise`` has them, else at places proportional to their characters."""
     frags: list[tuple[int, dict]] = []
+    partial: list[int] = []
     cover = _Cover()
+    precise = precise or {}
 
     def push(k: int, t: str, x0: float, x1: float, c: _Cand) -> None:
         r = (x0, c.region[1], x1, c.region[3])
@@ -457,76 +514,147 @@ def _painted(cands: list[_Cand], ink: Any) -> list[dict]:
             if left > 0.25 and n >= _need(c.fs, chars) * left:
                 push(k, c.t, c.region[0], c.region[2], c)
             continue
+        cols, left = _columns(ink, c.region, covers)
+        verdict = _whole(c, cols, left)
+        if verdict == "all":
+            push(k, c.t, c.box[0], c.box[0] + c.box[2], c)
+            continue
+        if verdict == "none":
+            continue
+        words = precise.get(k)
+        if words is None:
+            partial.append(k)
+            words = c.words
+            pad = 0.0
+        else:
+            pad = 1.0
         seen = []
-        for t, a, b in c.words:
-            # a word's place is proportional to its characters: its middle decides, so that a neighbour's ink at a
-            # misplaced edge does not
-            m = (b - a) * 0.15
+        for t, a, b in words:
+            # exact places: the word's box and a pixel of margin; proportional places: the middle of the estimate,
+            # so that a neighbour's ink at a misplaced edge does not decide
+            m = -pad if pad else (b - a) * 0.15
             r = (max(a + m, c.region[0]), c.region[1], min(b - m, c.region[2]), c.region[3])
-            n, left = _count(ink, r, covers)
-            seen.append(left > 0.25 and n >= 0.7 * _need(c.fs, len(t)) * left)
+            n, part = _count(ink, r, covers)
+            seen.append(part > 0.25 and n >= 0.7 * _need(c.fs, len(t)) * part)
         run: list[tuple[str, float, float]] = []
-        for (t, a, b), ok in zip([*c.words, ("", 0.0, 0.0)], [*seen, False]):
+        for (t, a, b), ok in zip([*words, ("", 0.0, 0.0)], [*seen, False]):
             if ok:
                 run.append((t, a, b))
             elif run:
-                if len(run) == len(c.words):
-                    push(k, c.t, c.box[0], c.box[0] + c.box[2], c)
-                else:
-                    push(k, " ".join(r[0] for r in run), run[0][1], run[-1][2], c)
+                push(k, " ".join(r[0] for r in run), run[0][1], run[-1][2], c)
                 run = []
     frags.sort(key=lambda kf: kf[0])
-    return [f for _, f in frags]
+    return [f for _, f in frags], partial
 
 
-async def _world_eval(cdp: Any, expression: str, timeout_s: float) -> Any:
-    """Evaluate in a fresh isolated world of the main frame (the page's own world cannot see or change it)."""
+#: the exact boxes of a text node's words (viewport coordinates), for lines painted only in part
+WORDS_JS = r"""function () {
+  const out = [], s = this.nodeValue || '', re = /\S+/g, r = document.createRange();
+  let m, n = 0;
+  while ((m = re.exec(s)) && n++ < 4000) {
+    r.setStart(this, m.index); r.setEnd(this, m.index + m[0].length);
+    for (const b of r.getClientRects()) if (b.width >= 1 && b.height >= 1) out.push([m[0], b.left, b.right, b.top, b.bottom]);
+  }
+  return out;
+}"""
+
+
+async def _world(cdp: Any, timeout_s: float) -> int:
+    """A fresh isolated world of the main frame (the page's own world cannot see or change it): its context id."""
     tree = await asyncio.wait_for(cdp.send("Page.getFrameTree"), timeout_s)
     frame_id = tree["frameTree"]["frame"]["id"]
     world = await asyncio.wait_for(cdp.send("Page.createIsolatedWorld", {
         "frameId": frame_id, "worldName": "iwr-reader", "grantUniveralAccess": False}), timeout_s)
+    return int(world["executionContextId"])
+
+
+async def _eval(cdp: Any, ctx: int, expression: str, timeout_s: float) -> Any:
     return await asyncio.wait_for(cdp.send("Runtime.evaluate", {
-        "expression": expression, "contextId": world["executionContextId"], "returnByValue": True,
-        "awaitPromise": False, "timeout": int(timeout_s * 1000)}), timeout_s + 1)
+        "expression": expression, "contextId": ctx, "returnByValue": True, "awaitPromise": False,
+        "timeout": int(timeout_s * 1000)}), timeout_s + 1)
 
 
-async def read_view(page: Any, *, shot: bytes | None = None, timeout_s: float = 20.0) -> dict:
+async def _word_boxes(cdp: Any, ctx: int, cands: list[_Cand], which: list[int], timeout_s: float,
+                      ) -> dict[int, list[tuple[str, float, float]]]:
+    """The exact places of the words of candidates ``which`` (their DOM text nodes measured in the isolated world),
+    those on each candidate's own line."""
+    out: dict[int, list[tuple[str, float, float]]] = {}
+    boxes: dict[int, list] = {}
+    for k in which[:200]:
+        c = cands[k]
+        if not c.node:
+            continue
+        if c.node not in boxes:
+            try:
+                obj = await asyncio.wait_for(cdp.send("DOM.resolveNode", {"backendNodeId": c.node,
+                                                                          "executionContextId": ctx}), timeout_s)
+                res = await asyncio.wait_for(cdp.send("Runtime.callFunctionOn", {
+                    "objectId": obj["object"]["objectId"], "functionDeclaration": WORDS_JS, "returnByValue": True}),
+                    timeout_s)
+                boxes[c.node] = list((res.get("result") or {}).get("value") or [])
+            except Exception:
+                boxes[c.node] = []
+        y0, y1 = c.box[1], c.box[1] + c.box[3]
+        words = [(str(w), float(a), float(b)) for w, a, b, t, btm in boxes[c.node]
+                 if y0 - 1 <= (t + btm) / 2 <= y1 + 1 and b > c.box[0] - 1 and a < c.box[0] + c.box[2] + 1]
+        if words:
+            out[k] = words
+    return out
+
+
+async def shoot(page: Any, path: str | None = None, *, timeout_ms: int = 10000) -> tuple[bytes, bytes]:
+    """The step's screenshot (saved to ``path``) and its text-free twin, taken under one hold (``read_view``'s
+    ``shot`` and ``hidden``)."""
+    from .settle import screenshots
+
+    shown, hidden = await screenshots(page, path, timeout_ms=timeout_ms, styles=("", HIDE_TEXT_STYLE))
+    return shown, hidden
+
+
+async def read_view(page: Any, *, shot: bytes | None = None, hidden: bytes | None = None,
+                    timeout_s: float = 20.0) -> dict:
     """The page's visible text now: ``{url, w, h, scroll, frags, truncated}`` (see the module doc).
 
-    ``shot``: the screenshot just taken of this moment with :func:`iwrbench.browser.settle.screenshot` (the judge's
-    and the recorder's step pictures); taken here when not given. A second picture, with the text made
-    transparent, is taken here."""
+    ``shot`` and ``hidden``: the screenshot just taken of this moment and its text-free twin (``shoot``); taken here
+    when not given."""
     from .settle import screenshot
 
     tmo = int(timeout_s * 1000)
     cdp = await page.context.new_cdp_session(page)
     try:
-        await _world_eval(cdp, f"({FINISH_JS})()", timeout_s)
+        ctx = await _world(cdp, timeout_s)
+        await timed("view.finish", _eval(cdp, ctx, f"({FINISH_JS})()", timeout_s))
         if shot is None:
-            shot = await screenshot(page, timeout_ms=tmo)
-        hidden = await screenshot(page, timeout_ms=tmo, extra_style=HIDE_TEXT_STYLE)
-        await _world_eval(cdp, f"({_CANCEL_JS})()", timeout_s)
-        snap = await asyncio.wait_for(cdp.send("DOMSnapshot.captureSnapshot", {
-            "computedStyles": _STYLES, "includePaintOrder": False, "includeDOMRects": False}), timeout_s)
+            shot, hidden = await timed("view.screenshots", shoot(page, timeout_ms=tmo))
+        elif hidden is None:
+            hidden = await timed("view.text_free_screenshot", screenshot(page, timeout_ms=tmo, extra_style=HIDE_TEXT_STYLE))
+        await _eval(cdp, ctx, f"({_CANCEL_JS})()", timeout_s)
+        snap = await timed("view.layout", asyncio.wait_for(cdp.send("DOMSnapshot.captureSnapshot", {
+            "computedStyles": _STYLES, "includePaintOrder": True, "includeDOMRects": False}), timeout_s))
         metrics = await asyncio.wait_for(cdp.send("Page.getLayoutMetrics"), timeout_s)
+        vp = metrics.get("cssLayoutViewport") or metrics.get("layoutViewport") or {}
+        w, h = int(vp.get("clientWidth") or 0), int(vp.get("clientHeight") or 0)
+        docs = snap.get("documents") or []
+        if not docs:
+            return {"url": "", "w": w, "h": h, "scroll": [0, 0], "frags": [], "truncated": False}
+        d0 = docs[0]
+        strings = snap.get("strings") or []
+        doc = _Doc(strings=strings, nodes=d0["nodes"], layout=d0["layout"], boxes=d0.get("textBoxes") or {},
+                   scroll=(float(d0.get("scrollOffsetX") or 0), float(d0.get("scrollOffsetY") or 0)),
+                   url=strings[d0["documentURL"]] if 0 <= d0.get("documentURL", -1) < len(strings) else "")
+        ink = await timed("view.ink", asyncio.to_thread(_ink, shot, hidden))
+        ih, iw = ink.shape
+        with phase("view.read"):
+            cands = _candidates(doc, min(w or iw, iw), min(h or ih, ih))
+            frags, partial = _painted(cands, ink)
+        if partial:  # lines painted only in part: their words at their exact places
+            precise = await timed("view.words", _word_boxes(cdp, ctx, cands, partial, timeout_s))
+            if precise:
+                frags, _ = _painted(cands, ink, precise)
     finally:
         try:
             await cdp.detach()
         except Exception:
             pass
-    vp = metrics.get("cssLayoutViewport") or metrics.get("layoutViewport") or {}
-    w, h = int(vp.get("clientWidth") or 0), int(vp.get("clientHeight") or 0)
-    docs = snap.get("documents") or []
-    if not docs:
-        return {"url": "", "w": w, "h": h, "scroll": [0, 0], "frags": [], "truncated": False}
-    d0 = docs[0]
-    strings = snap.get("strings") or []
-    doc = _Doc(strings=strings, nodes=d0["nodes"], layout=d0["layout"], boxes=d0.get("textBoxes") or {},
-               scroll=(float(d0.get("scrollOffsetX") or 0), float(d0.get("scrollOffsetY") or 0)),
-               url=strings[d0["documentURL"]] if 0 <= d0.get("documentURL", -1) < len(strings) else "")
-    ink = await asyncio.to_thread(_ink, shot, hidden)
-    ih, iw = ink.shape
-    cands = _candidates(doc, min(w or iw, iw), min(h or ih, ih))
-    frags = _painted(cands, ink)
     return {"url": doc.url, "w": w or iw, "h": h or ih, "scroll": [doc.scroll[0], doc.scroll[1]], "frags": frags,
             "truncated": len(frags) >= MAX_FRAGS}

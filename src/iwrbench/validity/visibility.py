@@ -62,6 +62,13 @@ CASES: tuple[Case, ...] = (
          "background:rgba(17,24,39,0);pointer-events:none;z-index:5}",
          "<div class=row><span>Share link: tinyurl.example/abc123</span><div class=tip></div></div>",
          ".tip{background:#111827}", note="a panel without pointer events over a text: glass, or opaque"),
+    Case("half-covered-line", "Delivery to Leith",
+         ".row{position:relative;height:80px} .tip{position:absolute;left:250px;top:0;width:520px;height:44px;"
+         "background:#1e293b;color:#fff;pointer-events:none;border-radius:6px;padding:8px;box-sizing:border-box;"
+         "font-size:18px}",
+         "<div class=row><span>Delivery to Leith on Friday 14 June, before noon</span>"
+         "<div class=tip>Free for orders over 40 pounds</div></div>",
+         ".tip{left:20px;width:760px}", note="a tooltip over the end of a line: the words it leaves show"),
     Case("toast", "Saved 3 changes",
          ".toast{position:fixed;right:40px;bottom:40px;padding:14px 22px;background:#0f766e;color:#fff;"
          "border-radius:10px;box-shadow:0 6px 20px rgba(0,0,0,.2)}",
