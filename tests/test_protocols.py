@@ -242,6 +242,23 @@ def test_protocol_names():
         get_protocol("nope@9")
 
 
+def test_grounding_ladders_are_chosen_by_the_protocol():
+    import asyncio
+
+    from iwrbench.judge.ground import RUNGS, ground
+    from iwrbench.protocols import PROTOCOLS
+    from iwrbench.records import Action
+
+    for p in PROTOCOLS.values():
+        assert p.grounding and all(r in RUNGS for r in p.grounding), p.id
+    # the published protocol tries the deterministic rungs, then asks the LLM grounder; offline@2 never does
+    assert PUBLISHED.grounding == OFFLINE.grounding + ("llm",) and PUBLISHED.llm_grounding
+    assert "llm" not in OFFLINE.grounding and not OFFLINE.llm_grounding
+    assert [r for r in OFFLINE.grounding if RUNGS[r].last_resort] == ["fuzzy"]
+    with pytest.raises(ValueError, match="unknown grounding rung"):
+        asyncio.run(ground(None, Action(type="Click"), (800, 600), rungs=("role_name", "telepathy")))
+
+
 def test_probe_cap_limits_ifs_and_visual_credit():
     steps = _steps([True, True, True, True])
     ifs, lead = OFFLINE.ifs(steps, 4, cap=1)

@@ -28,6 +28,11 @@ from .records import StepResult, Task, TaskResult, VisualScores
 W_IFS, W_VFS = 0.7, 0.3
 W_LVS, W_HVS = 0.5, 0.5
 
+#: the deterministic grounding rungs, in order (``judge/ground.py`` says what each does); the
+#: published protocol ends with the LLM grounder
+GROUNDING = ("role_name", "role_name_norm", "text", "attribute", "text_norm", "attribute_norm", "position",
+             "appearance", "relation", "grid", "fuzzy")
+
 
 class VisualPair(NamedTuple):
     """One scored pair: ground-truth checkpoint, judged screenshot (None: not reached) and the action
@@ -71,8 +76,8 @@ class Protocol:
     #: how assertions are judged: "evidence" (what a person sees: texts, visual change, author checks),
     #: "checks" (retired offline@1: typed checks of the source's DOM) or "mllm" (multimodal judge)
     assertions: str
-    #: grounding may end with the LLM grounder
-    llm_grounding: bool
+    #: the grounding ladder, its rungs by name in order (``judge/ground.py`` ``RUNGS``)
+    grounding: tuple[str, ...]
     ocr: str
     visual: str
     high_level: str
@@ -98,6 +103,11 @@ class Protocol:
     @property
     def id(self) -> str:
         return f"{self.name}@{self.version}"
+
+    @property
+    def llm_grounding(self) -> bool:
+        """Grounding may end with the LLM grounder."""
+        return "llm" in self.grounding
 
     # ------------------------------------------------------------------ per task
 
@@ -189,7 +199,7 @@ OFFLINE = Protocol(
                  "that changed, the assertion's quoted phrases, visual change), probes with other input; OCR + "
                  "offline visual similarity, offline rubric."),
     settle_by_condition=True, scroll_direction=True, pairing="after", unreached_counts=True,
-    assertions="evidence", llm_grounding=False, ocr="tesseract", visual="default", high_level="offline-rubric",
+    assertions="evidence", grounding=GROUNDING, ocr="tesseract", visual="default", high_level="offline-rubric",
     needs_models=False, probes=True, virtual_clock=True,
     differences=(
         "Assertions are judged by what a person sees, recorded on the source: phrases the assertion quotes and "
@@ -203,8 +213,10 @@ OFFLINE = Protocol(
         "Probes: the task is replayed again with other input (e.g. other text typed); a page that shows the "
         "recorded states whatever the input fails them, and its IFS is capped where the probe failed.",
         "Tasks of the official layout (no recorded evidence) are judged by their checkpoints' visual change and "
-        "the assertion's quoted text read by OCR; an asserted step with neither is refused (task_error).",
-        "Grounding stops before the LLM rung (role+name, text, attributes, position, appearance, fuzzy); no LLM grounder.",
+        "the assertion's quoted text where two OCR readings of the checkpoints are sure of it (counted in text and "
+        "fields); an asserted step with neither is refused (task_error).",
+        "Grounding stops before the LLM rung (role+name, text, attributes, position, appearance, relation to a named "
+        "text, cell of a board, fuzzy); no LLM grounder.",
         "Scroll honours its direction (the published judge always scrolls down).",
         "Visual pairs compare the checkpoint after action i with the page after action i (the published code pairs it with the page before).",
         "Unreached visual checkpoints score 0 (the published judge leaves them out, so a static picture scores ~30).",
@@ -236,7 +248,7 @@ OFFLINE_V1 = Protocol(
     name="offline", version=1,
     description="Retired (iwrbench 0.1): typed checks of the source's DOM, OCR + offline visual similarity.",
     settle_by_condition=True, scroll_direction=True, pairing="after", unreached_counts=True,
-    assertions="checks", llm_grounding=False, ocr="tesseract", visual="default", high_level="offline-rubric",
+    assertions="checks", grounding=GROUNDING, ocr="tesseract", visual="default", high_level="offline-rubric",
     needs_models=False,
     differences=("Assertions were typed checks of the source's DOM (role counts, ARIA states, URLs, body text); "
                  "pages with other markup failed them. Retired for offline@2.",),
@@ -247,7 +259,7 @@ PUBLISHED = Protocol(
     name="iwr-bench", version=1,
     description="The published IWR-Bench protocol: LLM grounder, multimodal assertion and rubric judges, EasyOCR, DINOv2.",
     settle_by_condition=False, scroll_direction=False, pairing="published", unreached_counts=False,
-    assertions="mllm", llm_grounding=True, ocr="easyocr", visual="dinov2", high_level="mllm",
+    assertions="mllm", grounding=GROUNDING + ("llm",), ocr="easyocr", visual="dinov2", high_level="mllm",
     needs_models=True, page_setup="published", actions="published", action_s=30.0, scores_generation_errors=False,
     # Every way iwr-bench@1 still acts otherwise than the published code (docs/judge.md maps each step of that code
     # to these keys; tests/test_protocols.py checks the table and this list name the same ones). Each says what
@@ -297,7 +309,7 @@ PUBLISHED = Protocol(
                    "then passed, a rubric call stopped the run)."),
         Difference("grounding",
                    "Grounding tries the deterministic rungs (role+name, text, attributes, position, appearance, "
-                   "fuzzy) before the LLM grounder; the grounder is shown our numbered candidates, the ARIA snapshot "
+                   "relation to a named text, cell of a board, fuzzy) before the LLM grounder; the grounder is shown our numbered candidates, the ARIA snapshot "
                    "and a screenshot in one call at temperature 0 (published: always the LLM, shown browser-use's "
                    "element list and the accessibility tree at temperature 0, then, when that names no element, a "
                    "second call with a screenshot at the provider's default temperature). browser-use's element "

@@ -551,8 +551,12 @@ class _Trajectory:
                             r.detail = (r.detail or "") + " (pinned in place while the page scrolled)"
             if ev.change is not None and not ev.change_unstable and change_required(ev.change, asserted, action.type):
                 # the visual change decides where nothing else does (no author check, no text that decides);
-                # otherwise it is shown for information (the texts already say what changed)
-                worded = bool(checks) or any(r.required and r.kind != "typed" for r in items)
+                # otherwise it is shown for information (the texts already say what changed). A phrase read by
+                # OCR on an official task's checkpoints that merely stays on screen says nothing of what the step
+                # did (a typed text that moved from its box into the list reads the same before and after): it
+                # does not excuse the step from the change its checkpoints show
+                worded = bool(checks) or any(r.required and r.kind != "typed" and not (r.source == "ocr" and r.kind == "visible")
+                                             for r in items)
                 r = judge_change(ev.change, before_png, after_png)
                 r.required = not worded
                 items.append(r)
@@ -654,7 +658,7 @@ async def _step(page: Any, action: Action, res: StepResult, vp: tuple[int, int],
     if action.type in NEEDS_TARGET:
         await wait_idle(page, tracker, rules, action)
         g = await timed("judge.ground", ground(page, action, vp, llm=llm_grounder if protocol.llm_grounding else None,
-                         crop=crop, screenshot=screenshot_png))
+                                               crop=crop, screenshot=screenshot_png, rungs=protocol.grounding))
         res.grounding = g.grounding
         handle = g.handle
         if handle is None:
