@@ -21,7 +21,8 @@
         b.appendChild(s);
       }
       (function (c) {
-        b.addEventListener("click", function () { human(c); });
+        // a column played with the mouse does not keep the focus (no ring appears on the next key press)
+        b.addEventListener("click", function (e) { if (e.detail) b.blur(); human(c); });
         b.addEventListener("mouseenter", function () { ghost(c, true); });
         b.addEventListener("mousemove", function () { if (!ghosts[c].className) ghost(c, true); });
         b.addEventListener("mouseleave", function () { ghost(c, false); });

@@ -15,7 +15,8 @@
       b.className = "tile";
       b.textContent = String(v);
       b.setAttribute("aria-label", "Tile " + v);
-      (function (v) { b.addEventListener("click", function () { clickTile(v); }); })(v);
+      // a tile moved with the mouse does not keep the focus (no ring appears on the next arrow key)
+      (function (v, b) { b.addEventListener("click", function (e) { if (e.detail) b.blur(); clickTile(v); }); })(v, b);
       $("board").appendChild(b);
       tiles[v] = b;
     }
