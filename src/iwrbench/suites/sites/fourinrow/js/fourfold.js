@@ -22,7 +22,7 @@
       }
       (function (c) {
         // a column played with the mouse does not keep the focus (no ring appears on the next key press)
-        b.addEventListener("click", function (e) { if (e.detail) b.blur(); human(c); });
+        b.addEventListener("click", function (e) { if (e.detail) e.currentTarget.blur(); human(c); });
         b.addEventListener("mouseenter", function () { ghost(c, true); });
         b.addEventListener("mousemove", function () { if (!ghosts[c].className) ghost(c, true); });
         b.addEventListener("mouseleave", function () { ghost(c, false); });
