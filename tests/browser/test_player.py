@@ -384,6 +384,7 @@ async def test_the_published_page_is_a_plain_browser(browser, published_site):
     for deterministic in (True, False):
         async with opened(browser, published_site, deterministic=deterministic) as page:
             got[deterministic] = await page.evaluate(probe)
-    # offline@2: reduced motion, Math.random replaced by the seeded one, the settle rule's helpers in the page
-    assert got[True][:2] == [True, False] and "__iwrMut" in got[True][2] and got[True][3] is False
+    # offline@2: reduced motion, Math.random replaced by the seeded one, attachShadow wrapped (closed roots are
+    # reported on the secret channel); no global of the judge's in the page (its helpers live in the isolated world)
+    assert got[True] == [True, False, [], False]
     assert got[False] == [False, True, [], True]  # iwr-bench@1: none of it, the page's world as in a plain browser

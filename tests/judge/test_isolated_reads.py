@@ -195,12 +195,14 @@ async def test_a_judge_that_cannot_reach_its_world_is_a_judge_error_not_the_page
     """A browser started without the world's engine (not by launch_browser): an InfraError, never a failed step."""
     from playwright.async_api import async_playwright
 
+    from iwrbench.browser import core
     from iwrbench.browser.core import LAUNCH_ARGS, find_chromium
     from iwrbench.errors import InfraError
 
     exe, _ = find_chromium()
     async with async_playwright() as pw:
         b = await pw.chromium.launch(executable_path=exe, args=LAUNCH_ARGS + ["--no-sandbox"])
+        core._SETUPS[b] = "deterministic"  # past the replay's check of the browser's setup, to reach the world's
         try:
             with pytest.raises(InfraError, match="reading world is not installed"):
                 await judge_html(b, task, _page(), tmp_path / "x")
