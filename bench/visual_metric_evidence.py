@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests" / "metrics"))
 
 import metrics_pages as pagegen  # noqa: E402
 
-from iwrbench.metrics._visual import VISUAL_BACKENDS  # noqa: E402
+from iwrbench.metrics._backends import VISUAL_BACKENDS  # noqa: E402
 
 CANDIDATES = ["ssim", "phash", "colour", "edges", "hog", "hog-edges", "hog-colour"]
 SHOWN = ["identical", "shift2", "shift3", "shift6", "shift8", "restyled", "broken", "unrelated", "blank"]

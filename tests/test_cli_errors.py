@@ -71,3 +71,43 @@ def test_official_fixture_validates(suite):
     assert r.returncode == 0, r.stdout + r.stderr
     data = json.loads((suite / "demo_search" / "task.json").read_text())
     assert data["id"] == "demo_search"
+
+
+def _commands(parser, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], list[str]]]:
+    """Every (sub)command of ``parser`` with the arguments it requires filled in with placeholders."""
+    import argparse
+
+    out = []
+    for action in parser._actions:
+        if not isinstance(action, argparse._SubParsersAction):
+            continue
+        for name, sub in action.choices.items():
+            nested = [a for a in sub._actions if isinstance(a, argparse._SubParsersAction)]
+            if nested:
+                out += _commands(sub, prefix + (name,))
+                continue
+            args: list[str] = []
+            for a in sub._actions:
+                if not a.option_strings and a.nargs not in ("?", "*"):
+                    args.append(str(next(iter(a.choices))) if a.choices else "x")
+                elif a.option_strings and a.required:
+                    args += [a.option_strings[-1], "x"]
+            out.append((prefix + (name,), args))
+    return out
+
+
+def test_a_bad_flag_prints_the_subcommands_usage_not_the_top_level_one(capsys):
+    """``iwr validity --out DIR --bogus`` printed ``usage: iwr [-h] [--version] COMMAND ...``: argparse hands a
+    subcommand's unknown arguments up to the top-level parser. Every subcommand says its own usage now."""
+    from iwrbench.cli import build_parser, main
+
+    commands = _commands(build_parser())
+    assert {c[0] for c, _ in commands} >= {"record", "validate", "eval", "run", "report", "compare", "suite",
+                                            "prompt", "validity", "doctor", "schema"}
+    for cmd, required in commands:
+        with pytest.raises(SystemExit) as e:
+            main([*cmd, *required, "--no-such-flag"])
+        err = capsys.readouterr().err
+        assert e.value.code == 2, cmd
+        assert err.startswith(f"usage: iwr {' '.join(cmd)} "), (cmd, err)
+        assert f"iwr {' '.join(cmd)}: error: unrecognized arguments: --no-such-flag" in err, (cmd, err)

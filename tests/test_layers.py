@@ -32,8 +32,8 @@ def test_every_module_of_the_package_has_a_layer():
     assert sorted(placed - top) == [], "layers that name nothing"
 
 
-def test_the_contract_would_catch_an_upward_import(tmp_path, monkeypatch):
-    """The contract is not vacuous: a copy of the package where a low layer imports a high one is refused."""
+def _lint_a_copy_with(tmp_path, monkeypatch, module: str, code: str) -> int:
+    """import-linter's verdict on a copy of the package where ``code`` is added at the end of ``module``."""
     import shutil
     import sys
 
@@ -41,14 +41,20 @@ def test_the_contract_would_catch_an_upward_import(tmp_path, monkeypatch):
 
     copy = tmp_path / "src" / "iwrbench"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "sites", "data", "*.png", "*.mp4"))
-    records = copy / "records.py"
-    records.write_text(records.read_text() + "\n\ndef _upward():\n    from .runs import rundir  # noqa: F401\n")
+    target = copy / module
+    target.write_text(target.read_text() + code)
     config = tmp_path / "pyproject.toml"
     config.write_text((ROOT / "pyproject.toml").read_text())
     for name in [m for m in sys.modules if m == "iwrbench" or m.startswith("iwrbench.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.syspath_prepend(str(copy.parent))
-    assert lint_imports(config_filename=str(config), no_cache=True, no_logo=True) != 0
+    return lint_imports(config_filename=str(config), no_cache=True, no_logo=True)
+
+
+def test_the_contract_would_catch_an_upward_import(tmp_path, monkeypatch):
+    """The contract is not vacuous: a copy of the package where a low layer imports a high one is refused."""
+    code = "\n\ndef _upward():\n    from .runs import rundir  # noqa: F401\n"
+    assert _lint_a_copy_with(tmp_path, monkeypatch, "records.py", code) != 0
 
 
 @pytest.mark.parametrize("ignored", _contract().get("ignore_imports", []))
@@ -63,3 +69,10 @@ def test_each_exception_to_the_contract_is_still_needed(ignored, tmp_path):
     config = tmp_path / "pyproject.toml"
     config.write_text(text.replace(line, ""))
     assert lint_imports(config_filename=str(config), no_cache=True, no_logo=True) != 0
+
+
+def test_a_circle_inside_a_package_breaks_the_contract(tmp_path, monkeypatch):
+    """Inside a package too: a copy where the pixel helpers (the bottom of metrics/) import the comparison that
+    stands on them, inside a function, is refused (metrics once had such circles, hidden that way)."""
+    code = "\n\ndef _circle():\n    from iwrbench.metrics import _blocks  # noqa: F401\n"
+    assert _lint_a_copy_with(tmp_path, monkeypatch, "metrics/_pixels.py", code) != 0

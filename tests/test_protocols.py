@@ -182,5 +182,7 @@ def test_probe_cap_limits_ifs_and_visual_credit():
     for s in steps:
         s.executed = True
     pairs = OFFLINE.visual_pairs(task, steps, cap=1)
-    # the step where the probe failed still shows what the page did; later ones are not credited
-    assert pairs == [(0, 0), (1, 1), (2, 2), (3, None), (4, None)]
+    # one meaning for the cap (docs/judge.md, the report): checkpoints after the capped step count as unreached
+    assert pairs == [(0, 0), (1, 1), (2, None), (3, None), (4, None)]
+    # a page capped at 0 steps is scored on its first screen alone
+    assert OFFLINE.visual_pairs(task, steps, cap=0) == [(0, 0), (1, None), (2, None), (3, None), (4, None)]

@@ -39,10 +39,12 @@ class _Bar:
     """A rich progress bar fed by library progress callbacks."""
 
     def __init__(self, label: str):
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
 
         self.p = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                          TimeElapsedColumn(), TextColumn("{task.fields[note]}"), transient=False,
+                          TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                          TextColumn("{task.fields[note]}"), transient=False,
                           console=_console(), disable=not sys.stdout.isatty() and not os.environ.get("IWR_PROGRESS"))
         self.label = label
         self.task = None
@@ -65,53 +67,19 @@ class _Bar:
             self.p.update(self.task, advance=1, note=note[:60])
             if self.plain:
                 t = self.p.tasks[0]
-                print(f"  [{int(t.completed)}/{int(t.total or 0)}] {note}", flush=True)
+                done, total = int(t.completed), int(t.total or 0)
+                left = ""
+                if 0 < done < total and t.elapsed:
+                    s = t.elapsed / done * (total - done)  # the pace so far, for what is left
+                    left = f" (about {int(s // 60)} min {int(s % 60):02d} s left)"
+                print(f"  [{done}/{total}] {note}{left}", flush=True)
 
 
 def print_leaderboard(summary: "Summary | dict", title: str = "Leaderboard", console: Any = None) -> None:
-    """The leaderboard as a rich table. A model's name is never cut short: when the console is too
-    narrow for it, the table first drops its vertical rules, then lists the errors under the table
-    instead of in a column, and only a name longer than all the room left folds onto several lines
-    (every character kept)."""
-    from rich import box
-    from rich.table import Table
+    """The leaderboard as a rich table, with its intervals (``report._terminal``)."""
+    from .report._terminal import print_leaderboard as show
 
-    con = console or _console()
-
-    def f(x: Any) -> str:
-        return "-" if x is None else f"{x:.2f}"
-
-    head = ["model", "Final", "IFS", "VFS", "LVS", "HVS", "tasks"]
-    from .records import Summary
-
-    board = Summary.model_validate(summary).leaderboard
-    rows = [[r.model, f(r.final), f(r.ifs), f(r.vfs), f(r.low_level_visual), f(r.high_level_visual), str(r.tasks)]
-            for r in board]
-    errors = [", ".join(f"{k} {v}" for k, v in r.errors.items()) for r in board]
-    name_w = max(len(x) for x in [head[0], *(r[0] for r in rows)])
-    numbers_w = sum(max(len(x) for x in [h, *(r[k] for r in rows)]) for k, h in enumerate(head) if k > 0)
-    # the errors column wraps between its items, never inside one
-    errors_w = max(len(x) for x in ["errors", *(e for es in errors for e in es.split(", "))])
-    for compact, in_column in ((False, True), (True, True), (True, False)):
-        n = len(head) + in_column
-        # rules and padding: boxed 3 a column + 1; compact (no vertical rules, padding collapsed) 2 a column
-        room = con.width - numbers_w - (errors_w if in_column else 0) - (2 * n if compact else 3 * n + 1)
-        if name_w <= room:
-            break
-    t = Table(title=f"{title} ({summary.get('protocol')}, {summary.get('tasks')} tasks)",
-              **({"box": box.SIMPLE_HEAD, "collapse_padding": True, "pad_edge": False} if compact else {}))
-    t.add_column("model", width=min(name_w, max(room, 8)), overflow="fold")  # a set width is never shrunk
-    for col in head[1:]:
-        t.add_column(col, justify="right", no_wrap=True)
-    if in_column:
-        t.add_column("errors", overflow="fold")
-    for row, errs in zip(rows, errors):
-        t.add_row(*row, *([errs or "-"] if in_column else []))
-    con.print(t)
-    if not in_column:
-        for row, errs in zip(rows, errors):
-            if errs:
-                con.print(f"errors of {row[0]}: {errs}", markup=False, highlight=False)
+    show(summary, title=title, console=console or _console())
 
 
 # --------------------------------------------------------------------------- commands
@@ -126,8 +94,8 @@ def cmd_record(a: argparse.Namespace) -> int:
     if out.exists() and not a.force and (not out.is_dir() or any(out.iterdir())):
         raise IwrError(f"{out} exists and is not empty; pass --force to replace it")
     print(f"recording {recipe.id} ({len(recipe.actions)} action(s)) -> {out}", flush=True)
-    done = record_task(recipe, out, validate=a.validate, passes=a.passes, force=a.force,
-                       progress=lambda m: print(f"  {m}", flush=True))
+    done = record_task(recipe, out, validate=a.validate, passes=a.passes, force=a.force, cheats=a.cheats,
+                       strict=a.strict, progress=lambda m: print(f"  {m}", flush=True))
     task = done.task
     acts = task.action_sequence
     asserted = sum(1 for x in acts if x.logical_assertion or x.checks)
@@ -136,6 +104,10 @@ def cmd_record(a: argparse.Namespace) -> int:
                if done.validated else "; not validated (--no-validate)")
     print(f"wrote {out}: {len(acts)} action(s), {asserted} asserted ({written} hand-written check(s)), "
           f"{len(task.probes)} probe(s), video {task.recording_details.duration_s:.1f}s{checked}")
+    if done.cheats:
+        worst = max(done.cheats, key=lambda c: -1 if c.final is None else c.final)
+        print("cheat check: " + ", ".join(f"{c.cheat} {'-' if c.final is None else f'{c.final:.2f}'}" for c in done.cheats)
+              + (" (all <= 15)" if all(c.ok for c in done.cheats) else f"; {worst.cheat} is above 15: see the warning"))
     if done.warnings:
         print(f"{len(done.warnings)} warning(s), printed above and kept in {out / 'reference' / 'record.json'}")
     return 0
@@ -178,25 +150,15 @@ def cmd_validate(a: argparse.Namespace) -> int:
     return _validate(paths, oracle=a.oracle, recipes=[Path(x) for x in a.oracle_recipes or []] or None)
 
 
+def _options(a: argparse.Namespace):
+    """What was typed, as the typed options the Python API takes (``runs.options.EvalOptions``)."""
+    from .runs.options import EvalOptions
+
+    return EvalOptions.from_namespace(a)
+
+
 def _gen_options(a: argparse.Namespace):
-    from .models.base import GenerationOptions
-
-    o = GenerationOptions()
-    for k in ("fps", "max_frames", "max_images", "max_image_side", "max_output_tokens", "prompt_version",
-              "concurrency", "timeout_s", "retries"):
-        v = getattr(a, k, None)
-        if v is not None:
-            setattr(o, k, v)
-    if getattr(a, "max_cost", None) is not None:
-        o.max_cost_usd = a.max_cost
-    if getattr(a, "cache_dir", None):
-        o.cache_dir = Path(a.cache_dir)
-    o.dry_run = bool(getattr(a, "dry_run", False))
-    if getattr(a, "model_arg", None):
-        from .models.base import apply_model_args, parse_model_args
-
-        o = apply_model_args(o, parse_model_args(a.model_arg))
-    return o
+    return _options(a).generation()
 
 
 def _eval_progress(label: str):
@@ -229,37 +191,28 @@ def _eval_progress(label: str):
     return bar, cb
 
 
-def _limits(a: argparse.Namespace):
-    from .judge.replay import Limits
-
-    lim = Limits()
-    if getattr(a, "action_timeout", None):
-        lim.action_s = a.action_timeout
-    if getattr(a, "page_timeout", None):
-        lim.page_s = a.page_timeout
-    return lim
-
-
 def _run_eval(a: argparse.Namespace, tasks: str, models: list[str], out: Path) -> dict:
-    from .models.base import parse_model_args
-    from .runs.evaluate import EvalConfig, evaluate
+    from .api import run_eval
 
-    kw: dict[str, Any] = {}
-    if getattr(a, "base_url", None):
-        kw["base_url"] = a.base_url
-    cfg = EvalConfig(tasks=tasks, models=models, out=out, protocol=a.protocol, workers=a.workers,
-                     executor=a.executor, options=_gen_options(a), model_kwargs=kw,
-                     judge_model=getattr(a, "judge_model", None), judge_base_url=getattr(a, "judge_base_url", None),
-                     judge_args=parse_model_args(getattr(a, "judge_arg", None)),
-                     ocr=getattr(a, "ocr", None), visual=getattr(a, "visual", None), limits=_limits(a),
-                     allow_changed_config=getattr(a, "allow_changed_config", False),
-                     only=getattr(a, "task", None) or None, ray_address=getattr(a, "ray_address", None),
-                     oracle_recipes=[Path(x) for x in getattr(a, "oracle_recipes", None) or []] or None,
-                     retry_errors=bool(getattr(a, "retry_errors", False)), limit=getattr(a, "limit", None))
     bar, cb = _eval_progress("evaluating")
     with bar:
-        summary = evaluate(cfg, cb)
-    return summary
+        summary = run_eval(tasks, models, out, _options(a), cb)
+    return summary  # type: ignore[return-value]
+
+
+def _dry_run(a: argparse.Namespace, tasks: str, models: list[str]) -> int:
+    """``--dry-run``: the plan of each model, from the Python API, printed; nothing is called or written."""
+    from .api import run_eval
+    from .generate.plan import format_dry_run
+
+    plans = run_eval(tasks, models, None, _options(a))
+    lim = plans[0].get("limit") if plans else None  # type: ignore[union-attr]
+    if lim:
+        print(f"--limit {lim['n']}: the first {len(lim['tasks'])} of {lim['of']} tasks (sorted by id): "
+              f"{', '.join(lim['tasks'])}")
+    for info in plans:
+        print(format_dry_run(info))  # type: ignore[arg-type]  # it starts with the model's name
+    return 0
 
 
 def _say_failed_units(summary: "Summary | dict", out: Path, argv: list[str] | None) -> None:
@@ -290,34 +243,23 @@ def _write_reports(run_dirs: list[Path], html: Path | None) -> Path | None:
     return write_reports(run_dirs, html=html)
 
 
-def cmd_eval(a: argparse.Namespace) -> int:
-    if a.dry_run:
-        from .generate.plan import dry_run, format_dry_run
-        from .tasks import load_suite
-
-        from .runs.evaluate import first_tasks
-
-        opts = _gen_options(a)
-        tasks = load_suite(a.tasks, only=a.task or None)
-        if a.limit is not None:
-            available = len(tasks)
-            tasks = first_tasks(tasks, a.limit)
-            print(f"--limit {a.limit}: the first {len(tasks)} of {available} tasks (sorted by id): "
-                  f"{', '.join(t.id for t in tasks)}")
-        kw = {"base_url": a.base_url} if a.base_url else {}
-        for m in a.model:
-            info = dry_run(tasks, m, opts, check_cache=True, **kw)
-            print(format_dry_run(info))  # it starts with the model's name
-        return 0
-    out = _run_out(a)
-    summary = _run_eval(a, a.tasks, a.model, out)
+def _finished(a: argparse.Namespace, out: Path, summary: Any, where: str, failed: bool = True) -> int:
+    """What every run command ends with: runs/latest, the leaderboard, the report, where it all is."""
     if not a.out:
         _link_latest(out)
     print_leaderboard(summary)
     rep = _write_reports([out], None)
-    print(f"run folder: {out}" + (f"\nreport: {rep}" if rep else ""))
-    _say_failed_units(summary, out, getattr(a, "argv", None))
+    print(where + (f"\nreport: {rep}" if rep else ""))
+    if failed:
+        _say_failed_units(summary, out, getattr(a, "argv", None))
     return 0
+
+
+def cmd_eval(a: argparse.Namespace) -> int:
+    if a.dry_run:
+        return _dry_run(a, a.tasks, a.model)
+    out = _run_out(a)
+    return _finished(a, out, _run_eval(a, a.tasks, a.model, out), f"run folder: {out}")
 
 
 RUNS = Path("runs")
@@ -348,6 +290,18 @@ def _link_latest(out: Path) -> None:
         pass
 
 
+def cmd_judge(a: argparse.Namespace) -> int:
+    from .api import JUDGE_OPTIONS, rejudge
+
+    given = {n: v for n, v in vars(a).items() if n in JUDGE_OPTIONS and v not in (None, False)}
+    out = _run_out(a)
+    bar, cb = _eval_progress("judging again")
+    with bar:
+        summary = rejudge(a.run, out, tasks=a.tasks, progress=cb, **given)
+    return _finished(a, out, summary.raw, f"run folder: {out} (the pages of {a.run}, judged again; rerun with --out "
+                                          f"{out} to resume it or redo its judge errors)", failed=False)
+
+
 def cmd_run(a: argparse.Namespace) -> int:
 
     tasks = a.tasks
@@ -355,17 +309,12 @@ def cmd_run(a: argparse.Namespace) -> int:
         print(f"suite {a.suite}: building what is missing (cached under {os.environ.get('IWR_CACHE', '~/.cache/iwrbench')})",
               flush=True)
         tasks = str(_build_with_bar(a.suite, jobs=None, force=False))
+    if a.dry_run:
+        return _dry_run(a, tasks, a.model)
     out = _run_out(a)
-    summary = _run_eval(a, tasks, a.model, out)
-    if not a.out:
-        _link_latest(out)
-    print_leaderboard(summary)
-    rep = _write_reports([out], None)
     from .runs.rundir import RunDir
 
-    print(f"summary: {RunDir(out).summary_file}" + (f"\nreport:  {rep}" if rep else ""))
-    _say_failed_units(summary, out, getattr(a, "argv", None))
-    return 0
+    return _finished(a, out, _run_eval(a, tasks, a.model, out), f"summary: {RunDir(out).summary_file}")
 
 
 def _build_with_bar(name: str, jobs: int | None, force: bool, only: list[str] | None = None):
@@ -431,6 +380,14 @@ def cmd_report(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compare(a: argparse.Namespace) -> int:
+    from .runs.compare import compare_runs, comparison_text
+
+    c = compare_runs(a.run_a, a.run_b, model_a=a.model_a, model_b=a.model_b, intersection=a.intersection)
+    print(c.model_dump_json(indent=1) if a.json else comparison_text(c).rstrip("\n"))
+    return 0
+
+
 def cmd_prompt(a: argparse.Namespace) -> int:
     from .generate.export import export_request
     from .models.base import GenerationOptions
@@ -458,7 +415,7 @@ def cmd_validity(a: argparse.Namespace) -> int:
     if unknown:
         raise IwrError(f"unknown validity set(s) {', '.join(unknown)}; known: {', '.join(SETS)}")
     tasks = Path(a.tasks) if a.tasks else None
-    needs_suite = [s for s in sets if s != "reconstructions"]
+    needs_suite = [s for s in sets if s not in ("reconstructions", "visibility")]
     if tasks is None and needs_suite:
         tasks = _build_with_bar(a.suite, jobs=None, force=False)
     out = Path(a.out)
@@ -503,69 +460,9 @@ def _add_eval_args(p: argparse.ArgumentParser, *, models_required: bool) -> None
                    help="a model to evaluate (repeatable): oracle | blank | screenshot | slideshow | cheat-frames | "
                         "cheat-buttons | cheat-text | replay:DIR | openai:NAME | anthropic:NAME"
                         + ("" if models_required else f" (default: {', '.join(DEFAULT_MODELS)})"))
-    p.add_argument("--protocol", default="offline@2",
-                   help="judging protocol: offline@2 (default; no model calls by the judge) or iwr-bench@1 (the "
-                        "published one: LLM grounder and multimodal judges, needs --judge-model)")
-    p.add_argument("--workers", type=int, default=1, help="units judged at once (default 1)")
-    p.add_argument("--executor", choices=("local", "ray"), default="local",
-                   help="where units are judged: local processes (default) or a Ray cluster")
-    p.add_argument("--ray-address", default=None, help="an existing Ray cluster (default: start a local one)")
-    p.add_argument("--task", action="append", metavar="ID", help="only this task id (repeatable; default: every task)")
-    p.add_argument("--base-url", help="OpenAI-compatible server URL for openai:NAME models (default: OPENAI_BASE_URL, "
-                                      "else api.openai.com)")
-    p.add_argument("--judge-model", help="iwr-bench@1: the model behind the LLM grounder and multimodal judges "
-                                         "(default: none; offline@2 needs none)")
-    p.add_argument("--judge-base-url", help="OpenAI-compatible server of the judge model (default: OPENAI_BASE_URL)")
-    p.add_argument("-J", "--judge-arg", action="append", metavar="KEY=VALUE",
-                   help="iwr-bench@1: a request field or setting of the judge model (repeatable; like -M, which the "
-                        "judge never takes), e.g. -J reasoning_effort=low, -J 'thinking={\"type\": \"enabled\", "
-                        "\"budget_tokens\": 2048}', -J max_tokens_param=max_completion_tokens")
-    p.add_argument("--action-timeout", type=float, help="seconds one action may take on a judged page (default: the "
-                                                        "protocol's, 20 for offline@2, 30 for iwr-bench@1)")
-    p.add_argument("--page-timeout", type=float, help="seconds a whole judged page may take (default 240)")
-    p.add_argument("--ocr", help="override the protocol's OCR engine (tesseract, easyocr); recorded in run.json "
-                                 "(default: the protocol's: tesseract for offline@2, easyocr for iwr-bench@1)")
-    p.add_argument("--visual", help="override the protocol's visual backend (blocks, hog-colour, dinov2, ssim, ...; "
-                                    "default: the protocol's: blocks for offline@2, dinov2 for iwr-bench@1)")
-    p.add_argument("--fps", type=float, help="frames per second sent to the model (default 1)")
-    p.add_argument("--max-frames", type=int, help="at most this many frames (default 64)")
-    p.add_argument("--max-images", type=int, help="at most this many images in all (default 70)")
-    p.add_argument("--max-image-side", type=int, metavar="PX",
-                   help="downscale images whose long side is larger than PX pixels (default: no limit, or the "
-                        "provider's own: 2000 for anthropic)")
-    p.add_argument("--max-output-tokens", type=int, metavar="N",
-                   help="the most tokens a model may write in its reply (default 32000, lowered to a known hosted "
-                        "model's limit; a server that refuses it as too long for its model's context is asked once "
-                        "more with a cap that fits, recorded per unit as generation.max_output_tokens)")
-    p.add_argument("--prompt-version", metavar="NAME",
-                   help="which prompt text models are sent, from iwrbench/generate/prompts (default iwr-v1, the "
-                        "published prompt)")
-    p.add_argument("--concurrency", type=int, metavar="N", help="model calls at once per provider (default 4)")
-    p.add_argument("--timeout-s", type=float, metavar="S", help="seconds one model call may take (default 600)")
-    p.add_argument("--retries", type=int, metavar="N",
-                   help="retries of a model call on 429/5xx/timeouts, with backoff (default 5)")
-    p.add_argument("--max-cost", type=float, metavar="USD",
-                   help="stop making new model calls once this many USD are spent (default: no limit)")
-    p.add_argument("--cache-dir", metavar="DIR",
-                   help="response cache: the same request is never paid twice (default $IWR_CACHE/responses, "
-                        "i.e. ~/.cache/iwrbench/responses)")
-    p.add_argument("--dry-run", action="store_true", help="print calls, images and an input-token estimate; call nothing")
-    p.add_argument("--allow-changed-config", action="store_true", help="resume a run although its configuration changed")
-    p.add_argument("-M", "--model-arg", action="append", metavar="KEY=VALUE",
-                   help="a model argument for every chat model of the run (repeatable); VALUE is read as JSON when "
-                        "it parses (7, 0.2, true, [\"</html>\"]), else as a string. temperature sets the sampling "
-                        "temperature; stream, image_detail, max_tokens_param, send_temperature, frame_format, "
-                        "price_in, price_out set that model setting; any other key (top_p, seed, top_k, ...) is "
-                        "added to the request body as is, so the server must accept it. Recorded in run.json and "
-                        "part of the response cache key")
-    p.add_argument("--retry-errors", action="store_true",
-                   help="on an existing run folder, redo the units whose result is a generation_error or a "
-                        "judge_error (scored and passed units are left untouched); generation settings (e.g. "
-                        "--max-output-tokens, -M) may differ from the run's, and then only those units are redone; "
-                        "run.json lists the units retried and the settings they were retried with")
-    p.add_argument("--limit", type=int, metavar="N",
-                   help="only the first N tasks, sorted by task id (after --task); recorded in run.json")
-    p.add_argument("--oracle-recipes", action="append", metavar="DIR", help=ORACLE_RECIPES_HELP)
+    from .runs.options import EvalOptions
+
+    EvalOptions.add_arguments(p)  # every option, declared once with its flag and help (runs/options.py)
 
 
 RUN_OUT_HELP = ("the run folder; rerun with the same --out to resume it (default: a new runs/<date-time> "
@@ -576,10 +473,24 @@ ORACLE_RECIPES_HELP = ("recipes for the oracle of tasks recorded elsewhere: a fo
                        "served from the recipe whose id is the task's, never from the task folder")
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser: an argument it does not know is its own error, with its own usage line.
+
+    argparse lets a subcommand pass unknown arguments up to the top-level parser, which then prints
+    ``usage: iwr [-h] [--version] COMMAND ...`` instead of the subcommand's (``iwr validity --bogus``).
+    Every subparser is made of this class (``parser_class`` is inherited by nested subcommands)."""
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        ns, extra = super().parse_known_args(args, namespace)
+        if extra:
+            self.error(f"unrecognized arguments: {' '.join(extra)}")
+        return ns, extra
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="iwr", description="iwrbench: rebuild interactive web pages from video, and judge them.")
     ap.add_argument("--version", action="version", version=f"iwrbench {__version__}")
-    sub = ap.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+    sub = ap.add_subparsers(dest="cmd", required=True, metavar="COMMAND", parser_class=_CommandParser)
 
     p = sub.add_parser("record", help="record a recipe into a task folder")
     p.add_argument("recipe", help="the recipe file (YAML; format in docs/recipes.md)")
@@ -590,6 +501,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="replay the recorded task on its source with the judge before writing it (as `iwr validate "
                         "--oracle`); a task that does not score IFS 100 with matching checkpoints is not written "
                         "(default: on; --no-validate keeps it unchecked)")
+    p.add_argument("--cheats", action=argparse.BooleanOptionalAction, default=True,
+                   help="after validating, judge the cheat pages (slideshow, cheat-frames, cheat-buttons, cheat-text) "
+                        "on the task and print their Final; above 15 is a warning (default: on)")
+    p.add_argument("--strict", action="store_true",
+                   help="refuse the task (write nothing) when a cheat page scores above 15 (the suite builder does)")
     p.set_defaults(fn=cmd_record)
 
     p = sub.add_parser("validate", help="check task folders; --oracle replays them on their source",
@@ -626,6 +542,23 @@ def build_parser() -> argparse.ArgumentParser:
     _add_eval_args(p, models_required=False)
     p.set_defaults(fn=cmd_run)
 
+    p = sub.add_parser("judge", help="judge the pages of a finished run again, without generating (a new run folder)",
+                       description="Judge the pages a finished run kept (pages/<model>/<task>/) again, with another "
+                                   "protocol or judge settings, without calling any model: each model keeps its "
+                                   "name, a generation_error stays one, the oracle serves its source again. The "
+                                   "run judged is never written to: the new run is --out (default: a new "
+                                   "runs/<date-time>), and its run.json records where its pages came from "
+                                   "(pages_from) and the run's generation record. --protocol defaults to the "
+                                   "run's own.")
+    p.add_argument("run", metavar="RUN_DIR", help="the finished run whose pages are judged")
+    p.add_argument("--out", metavar="RUN_DIR", help=RUN_OUT_HELP)
+    p.add_argument("--tasks", help="the run's tasks, if they moved since (default: the suite run.json names)")
+    from .runs.options import EvalOptions
+    from .api import JUDGE_OPTIONS
+
+    EvalOptions.add_arguments(p, only=JUDGE_OPTIONS)
+    p.set_defaults(fn=cmd_judge)
+
     p = sub.add_parser("report", help="leaderboard and HTML report of one or more runs")
     p.add_argument("runs", nargs="+", metavar="RUN_DIR",
                    help="run folders; several merge into one leaderboard when their suite and protocol match")
@@ -633,6 +566,25 @@ def build_parser() -> argparse.ArgumentParser:
                                                   "<stem>_files/ beside it (default RUN_DIR/report.html)")
     p.add_argument("--format", action="append", choices=("md", "csv", "json"), help="leaderboard files to write (default: md, csv and json)")
     p.set_defaults(fn=cmd_report)
+
+    p = sub.add_parser("compare", help="two runs of one suite, paired by task: A - B with 95%% intervals",
+                       description="Compare two runs of one suite under one protocol, task by task: Final, IFS and "
+                                   "VFS of run A minus run B over the tasks both scored, with a paired bootstrap "
+                                   "interval (95%, 10,000 resamples, fixed seed), and whether it excludes 0. "
+                                   "Models of the same name are compared; when each run holds one model, those "
+                                   "two. Runs made on different suites are refused unless --intersection.")
+    p.add_argument("run_a", metavar="RUN_A", help="a run folder (A)")
+    p.add_argument("run_b", metavar="RUN_B", help="another run folder of the same suite (B)")
+    p.add_argument("--model-a", metavar="MODEL", help="the model of RUN_A to compare (default: the models both "
+                                                      "runs hold, or the only one)")
+    p.add_argument("--model-b", metavar="MODEL", help="the model of RUN_B to compare (default: the model of "
+                                                      "that name, or RUN_B's only model)")
+    p.add_argument("--intersection", action="store_true",
+                   help="runs of different suites (another suite hash): compare them on the task ids both ran, and "
+                        "say so (default: refuse)")
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON (`iwr schema comparison`; "
+                                                       "default: text)")
+    p.set_defaults(fn=cmd_compare)
 
     p = sub.add_parser("suite", help="bundled suites: build, path, list, stats, table",
                        description="The suites bundled with iwrbench (recipes in src/iwrbench/suites/NAME/), built "

@@ -72,7 +72,7 @@ class Protocol:
     #: "deterministic": reduced motion, seeded Math.random, the recipe's frozen clock, screenshots with CSS
     #: animations stopped; "published": none of these (a plain browser)
     page_setup: str = "deterministic"
-    #: how actions execute (iwrbench.judge.act): "project" (execute) or "published" (execute_published)
+    #: how actions execute (iwrbench.browser.player): "project" (the rules JUDGE) or "published" (PUBLISHED)
     actions: str = "project"
     #: time limit of one action, grounding included (published: 30 s)
     action_s: float = 20.0
@@ -93,14 +93,15 @@ class Protocol:
         """The pairs a task's visual score is the mean of.
 
         ``cap``: a failed probe showed the page does not respond to input past this step; what it shows
-        later is not credited (counted as unreached)."""
+        after action ``cap`` is not credited: those checkpoints count as unreached (a page capped at 0 steps is
+        scored on its first screen alone)."""
         if self.pairing == "published":
             return published_pairs(task, steps)
         pairs = [VisualPair(0, 0, None)]
         for a_i, action in enumerate(task.action_sequence, start=1):
             if not action.visual_evaluation_flag:
                 continue
-            reached = a_i <= len(steps) and steps[a_i - 1].executed and (cap is None or a_i <= cap + 1)
+            reached = a_i <= len(steps) and steps[a_i - 1].executed and (cap is None or a_i <= cap)
             if reached:
                 pairs.append(VisualPair(a_i, a_i, a_i))
             elif self.unreached_counts:

@@ -239,6 +239,19 @@ class Action(_Open):
         return self.parameters.description
 
 
+def step_text(action_type: str, description: str | None) -> str:
+    """An action as people read it in progress lines and titles: its type, then its description. A description
+    that already starts with the type's verb ("press Enter", "Clicking the tab") is not prefixed again, so no
+    line reads "Press press Enter"; its first letter is capitalised instead."""
+    desc = (description or "").strip()
+    if not desc:
+        return action_type
+    first = desc.split(None, 1)[0].lower()
+    if first.startswith(action_type.lower()):
+        return desc[0].upper() + desc[1:]
+    return f"{action_type} {desc}"
+
+
 class Classification(_Open):
     domain: str | None = None
     sub_domain: str | None = None
@@ -251,6 +264,24 @@ class RecordingDetails(_Open):
     environment: str | None = None
     fps: float | None = None
     duration_s: float | None = None
+    #: the recipe's seed: the judged page's Math.random is seeded with it (offline protocols), as the recording's was
+    seed: int | None = None
+    #: the recipe's ISO time the page's clock started at (None: the judge's own start); the judge starts the
+    #: judged page's clock there too (offline protocols; the published one runs a plain browser)
+    freeze_time: str | None = None
+
+    @field_validator("freeze_time")
+    @classmethod
+    def _iso(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        from datetime import datetime
+
+        try:
+            datetime.fromisoformat(v.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError(f"freeze_time must be an ISO time (2026-01-01T09:00:00Z), got {v[:40]!r}") from None
+        return v
 
     @field_validator("resolution", mode="before")
     @classmethod
@@ -277,7 +308,9 @@ class Probe(_Closed):
     """
 
     name: str
-    kind: Literal["text", "recipe"] = "text"
+    #: text: other typed text (automatic); recipe: the recipe's own; derived: made by the recorder from the trajectory
+    #: (skip, twice, swap, another option, an unused key) and kept because a replay of the recording fails it
+    kind: Literal["text", "recipe", "derived"] = "text"
     guards: int = Field(ge=1)
     mirrors: bool = True
     replace: dict[str, str] = Field(default_factory=dict)
@@ -372,8 +405,11 @@ class Task(_Open):
                 "domain": c.domain,
                 "visual_complexity": c.visual_complexity,
                 "interaction_complexity": c.interaction_complexity,
+                # novel (an app written for the suite) or famous (a published package): a bundled recipe's
+                # classification.provenance; the leaderboard reports the two apart
+                "provenance": (c.model_extra or {}).get("provenance"),
             }.items()
-            if v
+            if isinstance(v, str) and v
         }
 
 
@@ -582,6 +618,9 @@ class TaskResult(_Closed):
     generation: GenerationInfo | None = None
     attempts: int = 1
     duration_s: float = 0.0
+    #: the unit's log in the run folder (relative path, ``logs/<model>/<task_id>.log``): the traceback of every
+    #: exception the unit ended or retried on (None: nothing was raised)
+    log: str | None = None
 
 
 # --------------------------------------------------------------------------- the run folder
@@ -676,10 +715,30 @@ class RunSpec(_Open):
     #: ``--limit``: {n, of, order}
     limit: dict[str, Any] | None = None
     retries: list[RetryNote] = Field(default_factory=list)
+    #: ``iwr judge``: the run whose pages this run judged again ({run, created, protocol, suite_hash}); its
+    #: generation record is this run's ``generation``
+    pages_from: dict[str, Any] | None = None
+
+
+class Interval(_ReadsLikeJson):
+    """A 95% bootstrap interval of a score or of a difference of scores (0-100 points): ``low`` to ``high``."""
+
+    low: float
+    high: float
+
+    @property
+    def width(self) -> float:
+        return self.high - self.low
+
+    def excludes_zero(self) -> bool:
+        return self.low > 0 or self.high < 0
 
 
 class LeaderboardRow(_ReadsLikeJson):
-    """One model's row: macro means over its scored tasks (0-100), and its units that were not ``ok``."""
+    """One model's row: macro means over its scored tasks (0-100), and its units that were not ``ok``.
+
+    ``tasks`` is n, the scored tasks the means and intervals are over (``Summary.bootstrap`` says how the
+    intervals are made); units left out of the scores are counted under ``errors``."""
 
     model: str
     tasks: int = 0
@@ -690,6 +749,90 @@ class LeaderboardRow(_ReadsLikeJson):
     high_level_visual: float | None = None
     #: status -> units (generation_error, page_error, judge_error, task_error)
     errors: dict[str, int] = Field(default_factory=dict)
+    #: 95% intervals of Final, IFS and VFS by bootstrap over the scored tasks; None with fewer than 2 scored
+    #: tasks, and in summaries written before iwrbench 0.4
+    final_ci: Interval | None = None
+    ifs_ci: Interval | None = None
+    vfs_ci: Interval | None = None
+    #: leading steps passed (what IFS counts) and steps, summed over the scored tasks (None: before 0.4)
+    steps_passed: int | None = None
+    steps_total: int | None = None
+
+
+class Bootstrap(_ReadsLikeJson):
+    """How the intervals of a summary are made: a percentile bootstrap over tasks. Each resample draws the
+    tasks with replacement and recomputes the row as the published aggregation does (means of IFS, LVS and
+    HVS, then combined); a fixed seed gives the same intervals for the same results."""
+
+    method: str = "percentile bootstrap over tasks"
+    resamples: int
+    level: float = 0.95
+    seed: int = 0
+
+
+class PairedDifference(_ReadsLikeJson):
+    """``model`` minus ``other`` on the tasks both were scored on (``tasks``), with a paired bootstrap interval:
+    each resample draws those tasks once and recomputes both rows on them (``ci``: None below 2 common tasks).
+    ``excludes_zero``: the interval does not contain 0, so the order of the two is not a draw of the tasks;
+    None below 10 common tasks, too few for the interval to carry that verdict."""
+
+    model: str
+    other: str
+    metric: Literal["final", "ifs", "vfs"] = "final"
+    tasks: int = 0
+    #: the two rows recomputed on the common tasks
+    model_score: float | None = None
+    other_score: float | None = None
+    difference: float | None = None
+    ci: Interval | None = None
+    excludes_zero: bool | None = None
+
+
+class ProvenanceGap(_ReadsLikeJson):
+    """One model's memorisation gap: Final on ``famous`` tasks (published packages whose code models may have
+    read) minus Final on ``novel`` ones (apps written for the suite). The two are different tasks, so each
+    group is resampled on its own (an unpaired bootstrap). ``ci`` None: a group with fewer than 2 scored tasks;
+    ``excludes_zero`` None: a group with fewer than 10."""
+
+    model: str
+    novel_tasks: int = 0
+    famous_tasks: int = 0
+    novel: float | None = None
+    famous: float | None = None
+    difference: float | None = None
+    ci: Interval | None = None
+    excludes_zero: bool | None = None
+
+
+class ModelComparison(_ReadsLikeJson):
+    """``iwr compare``: one model of run A against one of run B, paired over the tasks both scored."""
+
+    model_a: str
+    model_b: str
+    #: tasks scored in both runs (what the differences are over)
+    tasks: int = 0
+    #: tasks scored in one run only (the other left them out: an error, or not run), by run
+    only_a: list[str] = Field(default_factory=list)
+    only_b: list[str] = Field(default_factory=list)
+    #: Final, IFS and VFS: A minus B with its paired bootstrap interval
+    differences: list[PairedDifference] = Field(default_factory=list)
+
+
+class Comparison(_ReadsLikeJson):
+    """``iwr compare RUN_A RUN_B`` (``--json``): two runs of one suite under one protocol, paired by task."""
+
+    run_a: str
+    run_b: str
+    protocol: str
+    suite_hash_a: str
+    suite_hash_b: str
+    #: False: the suites differ and only the tasks both ran are compared (``--intersection``)
+    same_suite: bool = True
+    #: task ids both runs hold
+    common_tasks: int = 0
+    bootstrap: Bootstrap | None = None
+    comparisons: list[ModelComparison] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
 
 
 class Summary(_ReadsLikeJson):
@@ -703,8 +846,14 @@ class Summary(_ReadsLikeJson):
     runs: list[str] | None = None
     tasks: int = 0
     leaderboard: list[LeaderboardRow] = Field(default_factory=list)
-    #: tag (domain, visual_complexity, interaction_complexity) -> value -> leaderboard
+    #: tag (domain, visual_complexity, interaction_complexity, provenance) -> value -> leaderboard
     by_tag: dict[str, dict[str, list[LeaderboardRow]]] = Field(default_factory=dict)
+    #: how the intervals were made (None: a summary written before iwrbench 0.4, without intervals)
+    bootstrap: Bootstrap | None = None
+    #: each model against the next one down the leaderboard: Final's paired difference on their common tasks
+    adjacent: list[PairedDifference] = Field(default_factory=list)
+    #: per model with scored tasks of both kinds: Final on famous tasks minus Final on novel ones
+    memorisation_gap: list[ProvenanceGap] = Field(default_factory=list)
 
     def __contains__(self, key: object) -> bool:  # "runs" is there only for a merged report
         return super().__contains__(key) and not (key == "runs" and self.runs is None)
@@ -720,5 +869,5 @@ def json_schemas() -> dict[str, dict]:
     """The JSON Schema of every public record, keyed by record name."""
     return {
         m.__name__: m.model_json_schema()
-        for m in (Task, Action, Target, SourceSpec, StepResult, TaskResult, RunSpec, Summary)
+        for m in (Task, Action, Target, SourceSpec, StepResult, TaskResult, RunSpec, Summary, Comparison)
     }

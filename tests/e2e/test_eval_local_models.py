@@ -130,7 +130,7 @@ def test_retry_errors_redoes_only_the_failed_unit(suite, tmp_path):
         assert r.returncode == 0 and "0 to do" in r.stdout and len(srv.requests) == 3
 
 
-def test_python_api_on_the_baselines(suite, tmp_path):
+def test_python_api_on_the_baselines(suite, tmp_path, capsys):
     import iwrbench
 
     events: list[str] = []
@@ -149,5 +149,12 @@ def test_python_api_on_the_baselines(suite, tmp_path):
     again = iwrbench.evaluate(tasks=str(suite), models=["blank", "screenshot"], out=tmp_path / "run", limit=1,
                               progress=lambda e, info: events.append((e, info.get("todo"))))
     assert again["blank"] == blank and ("start", 0) in events  # resumed: nothing to do
+    # without a callable, a line per step on stderr (as iwrbench.record); progress=False: nothing
+    capsys.readouterr()
+    iwrbench.evaluate(tasks=suite, models=["blank", "screenshot"], out=tmp_path / "run", limit=1)
+    assert "evaluating: 0 unit(s) to do (resuming: 2 done)" in capsys.readouterr().err
+    iwrbench.evaluate(tasks=suite, models=["blank", "screenshot"], out=tmp_path / "run", limit=1, progress=False)
+    assert capsys.readouterr().err == ""
+    assert blank.final_ci is None and blank.steps_total is not None  # one task: no interval, said as None
     with pytest.raises(iwrbench.api.IwrError, match="unknown option.*max_tokens"):
         iwrbench.evaluate(tasks=suite, models=["blank"], out=tmp_path / "run2", max_tokens=5)

@@ -53,7 +53,9 @@ def test_missing_recipe(tmp_path):
 
 
 def test_bundled_recipes_all_load():
-    files = sorted(SUITES.glob("*/*.yaml"))
+    from iwrbench.suites.catalog import SUITE_FILE
+
+    files = sorted(f for f in SUITES.glob("*/*.yaml") if f.name != SUITE_FILE)  # suite.yaml lists, it is no recipe
     assert files, "the package bundles recipes"
     for f in files:
         load_recipe(f)
@@ -148,3 +150,14 @@ def test_schema_documents_the_recipe():
     defs = recipe["$defs"]
     assert {"skip", "actions", "guards", "replace"} <= set(defs["RecipeProbe"]["properties"])
     assert {"assert", "mirrors", "unchanged"} <= set(defs["RecipeAction"]["properties"])
+
+
+def test_a_step_is_named_by_its_type_once():
+    from iwrbench.records import step_text
+
+    assert step_text("Press", "press Enter to add the item") == "Press Enter to add the item"
+    assert step_text("Press", "the K key") == "Press the K key"
+    assert step_text("Click", "Clicking the 'Next' tab") == "Clicking the 'Next' tab"
+    assert step_text("Scroll", "scroll down to the footer") == "Scroll down to the footer"
+    assert step_text("Type", "the 'Email' box") == "Type the 'Email' box"
+    assert step_text("Hover", "") == "Hover"

@@ -7,6 +7,7 @@ import io
 import json
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -144,20 +145,40 @@ def test_task_failing_its_own_oracle_is_not_written(tmp_path):
 
 
 @pytest.mark.browser
-def test_python_record_returns_the_validated_task_and_warns(tmp_path):
+def test_python_record_returns_the_validated_task_and_warns(tmp_path, capsys):
     import iwrbench
 
     # a webfont from another origin: blocked while recording, and said
     site = SITE.replace("<style>", '<link rel="stylesheet" href="https://fonts.example.net/css?family=Nice"><style>')
-    recipe = _write(tmp_path, site, RECIPE.split("  - {type: Select")[0])
+    recipe = _write(tmp_path, site, RECIPE.split("  - {type: Select")[0]
+                    + "  - {type: Press, key: k, description: press the K key, assert: \"'Key K pressed' is shown\"}\n")
+    capsys.readouterr()
     with pytest.warns(iwrbench.RecordingWarning, match=r"blocked 1 request\(s\) to fonts.example.net"):
         task = iwrbench.record(recipe, out=tmp_path / "task")
-    assert task.id == "every-action" and [a.type for a in task.action_sequence] == ["Type", "Click"]
+    assert task.id == "every-action" and [a.type for a in task.action_sequence] == ["Type", "Click", "Press"]
     assert (tmp_path / "task" / "task.json").is_file() and task.video_path.is_file()
+    # by default it says what it does, as `iwr record` does (on stderr); a step is not named by its type twice
+    err = capsys.readouterr().err
+    assert "recording every-action (3 action(s))" in err and "step 1/3: Type the name box" in err
+    assert "step 3/3: Press the K key" in err and "ress press" not in err
+    assert "validating: replaying the task on its source" in err and "oracle replay IFS 100" in err
+    assert "blocked 1 request" not in err  # said once, as the RecordingWarning
     with pytest.raises(IwrError, match="exists and is not empty"):
         iwrbench.record(recipe, out=tmp_path / "task")
+    # a callable (event, info), as iwrbench.evaluate's: the events instead of lines, the warnings among them
+    events: list[tuple[str, dict]] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", iwrbench.RecordingWarning)
+        iwrbench.record(recipe, out=tmp_path / "task", force=True, validate=False,
+                        progress=lambda event, info: events.append((event, info)))
+    assert capsys.readouterr().err == ""
+    kinds = [k for k, _ in events]
+    assert kinds[0] == "start" and kinds[-1] == "done" and kinds.count("step") >= 3
+    assert any(k == "warning" and "blocked 1 request(s) to fonts.example.net" in i["message"] for k, i in events)
+    assert events[-1][1]["validated"] is False and events[-1][1]["actions"] == 3
+    # a one-argument callable still gets the lines (iwrbench 0.3)
     lines: list[str] = []
-    iwrbench.record(recipe, out=tmp_path / "task", force=True, progress=lines.append)
+    iwrbench.record(recipe, out=tmp_path / "task", force=True, validate=False, progress=lines.append)
     assert any(x.startswith("warning: blocked 1 request(s) to fonts.example.net") for x in lines), lines
 
 

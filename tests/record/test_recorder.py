@@ -146,3 +146,57 @@ def test_blocked_requests_and_url_sources_are_warned_about(tmp_path):
     assert any("the source is a `url:`" in w for w in warnings), lines
     rec = json.loads((tmp_path / "out" / "reference" / "record.json").read_text())
     assert any("127.0.0.1:9" in w for w in rec["warnings"])
+
+
+HOVER_SITE = """<style>
+body{font:16px sans-serif;margin:20px;background:#fafafa;color:#222}
+.card{display:inline-block;width:150px;height:100px;margin:8px;background:#cde;border-radius:8px;text-align:center;line-height:100px}
+.card:hover{background:#f90}
+</style>
+<h1>Hover gallery</h1>
+<div class="card" id="c1">Alpha</div><div class="card" id="c2">Beta</div><div class="card" id="c3">Gamma</div>
+<div class="card" id="c4">Delta</div><button id="b" onclick="out.textContent='Clicked!'">Click me</button><p id="out">Not yet</p>
+"""
+
+
+def test_the_video_shows_no_zoom_on_a_target(tmp_path):
+    """The recorder keeps a crop of each target for the judge. Taken as an element screenshot, Chromium drew the
+    clip as an emulated full-size view and the screencast sent that frame: the video showed the hovered card
+    filling the screen. Every screencast frame must be the viewport, and look like a screen the recorder saw."""
+    import asyncio
+    import io
+
+    import numpy as np
+    from PIL import Image
+    from playwright.async_api import async_playwright
+
+    from iwrbench.browser.core import launch_browser
+    from iwrbench.record import recorder
+    from iwrbench.sources import resolve_source
+
+    _site(tmp_path, HOVER_SITE)
+    hovers = "".join(f"  - {{type: Hover, target: '#c{k}', description: the card {k}}}\n" for k in (1, 2, 3, 4))
+    recipe = load_recipe(_recipe(tmp_path, hovers + "  - {type: Click, target: '#b', description: the button, "
+                                             "assert: \"'Clicked!' is shown\"}\n"))
+
+    async def run():
+        tmp = tmp_path / "pass"
+        (tmp / "checkpoints").mkdir(parents=True)
+        async with async_playwright() as pw:
+            browser = await launch_browser(pw)
+            try:
+                return await recorder._run_pass(browser, recipe, resolve_source(recipe), recipe.actions, full=True,
+                                                tmp=tmp, progress=None, seed=recipe.seed)
+            finally:
+                await browser.close()
+
+    res = asyncio.run(run())
+    assert len(list((tmp_path / "pass" / "targets").glob("step_*.png"))) == 5  # every target still has its crop
+    seen = [np.asarray(Image.open(io.BytesIO(b)).convert("L"), dtype=np.int16) for b in [*res.shots, *res.pre.values()]]
+    for t, data in res.frames:
+        frame = Image.open(io.BytesIO(data))
+        assert frame.size == (640, 400), f"a frame {t - res.t0:.2f}s in is {frame.size}, not the viewport"
+        a = np.asarray(frame.convert("L"), dtype=np.int16)
+        # the closest screen the recorder saw (hover states in between: a card's colour, the pointer)
+        off = min(float((np.abs(a - s) > 40).mean()) for s in seen)
+        assert off < 0.1, f"the frame {t - res.t0:.2f}s in looks like no screen of the page ({off:.0%} differs)"

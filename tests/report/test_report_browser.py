@@ -56,9 +56,27 @@ async def test_index_opens_cleanly_with_a_row_per_model(report_run, browser):
     assert rows == [r["model"] for r in report_run.summary["leaderboard"]]
     finals = await page.eval_on_selector_all("#leaderboard tbody tr td:nth-child(3)", "cs => cs.map(c => c.textContent)")
     assert finals == [f"{r['final']:.2f}" for r in report_run.summary["leaderboard"]]
-    # header: protocol and its differences from the published one
+    # it opens on the leaderboard: the table is on the first screen, each score with its interval and n
+    box = await page.locator("#leaderboard").bounding_box()
+    assert box is not None and box["y"] < 400, box
+    heads = await page.eval_on_selector_all("#leaderboard thead th", "hs => hs.map(h => h.textContent.trim())")
+    assert heads[:8] == ["#", "Model", "Final", "95% CI", "IFS", "95% CI", "VFS", "95% CI"]
+    assert "Steps passed" in heads and "n" in heads
+    cis = await page.eval_on_selector_all("#leaderboard tbody tr td:nth-child(4)", "cs => cs.map(c => c.textContent)")
+    assert cis == [f"[{r['final_ci']['low']:.2f}, {r['final_ci']['high']:.2f}]" for r in report_run.summary["leaderboard"]]
+    steps = await page.eval_on_selector_all("#leaderboard tbody tr td:nth-child(11)", "cs => cs.map(c => c.textContent)")
+    assert steps == [f"{r['steps_passed']}/{r['steps_total']}" for r in report_run.summary["leaderboard"]]
+    assert "10,000 resamples" in await page.text_content("#method")
+    assert await page.locator("#neighbours tbody tr").count() == len(MODELS) - 1
+    assert await page.locator("#provenance").count() == 1  # the smoke tasks are novel: a column of their own
+    # the protocol and its differences from the published one: named in the header, the list folded below
     assert await page.text_content("#protocol") == OFFLINE.id
     assert await page.locator("#differences li").count() == len(OFFLINE.differences)
+    assert not await page.locator("#differences").is_visible()
+    await page.click("#protocol-differences > summary")
+    assert await page.locator("#differences li").first.is_visible()
+    about = await page.locator("#about").bounding_box()
+    assert about["y"] > (await page.locator("#tasks").bounding_box())["y"]
     # charts: overall, by domain, visual level and interaction level, one bar per model per group
     for tag in ("overall", "domain", "visual_complexity", "interaction_complexity"):
         chart = page.locator(f"svg#chart-{tag}")

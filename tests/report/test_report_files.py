@@ -33,9 +33,15 @@ def test_leaderboard_files_have_a_row_per_model(report_run):
     folder = report_run.html.parent
     board = report_run.summary["leaderboard"]
     md = (folder / "leaderboard.md").read_text()
-    table = [line for line in md.splitlines() if line.startswith("| ") and not line.startswith("| #")]
+    first = md.split("\n\n")[1]  # the leaderboard; the neighbours, the novel/famous split and the categories follow
+    table = [line for line in first.splitlines() if line.startswith("| ") and not line.startswith("| #")]
     assert [line.split("|")[2].strip() for line in table] == [r["model"] for r in board]
-    assert "offline@2" in md
+    for line, r in zip(table, board):  # each score with its interval, steps passed and n
+        cells = [c.strip() for c in line.split("|")[1:-1]]
+        assert cells[2] == f"{r['final']:.2f}" and cells[3] == f"[{r['final_ci']['low']:.2f}, {r['final_ci']['high']:.2f}]"
+        assert cells[10] == f"{r['steps_passed']}/{r['steps_total']}" and cells[11] == "2"
+    assert "offline@2" in md and "10,000 resamples" in md and "Neighbours on the leaderboard" in md
+    assert "By provenance" in md and "| novel |" in md  # the smoke tasks are apps written for the suite
 
     rows = list(csv.DictReader(io.StringIO((folder / "leaderboard.csv").read_text())))
     assert [r["model"] for r in rows] == [r["model"] for r in board]
@@ -47,7 +53,8 @@ def test_leaderboard_files_have_a_row_per_model(report_run):
     data = json.loads((folder / "leaderboard.json").read_text())
     assert data["protocol"] == "offline@2"
     assert data["leaderboard"] == board
-    assert set(data["by_tag"]) == {"domain", "visual_complexity", "interaction_complexity"}
+    assert set(data["by_tag"]) == {"domain", "visual_complexity", "interaction_complexity", "provenance"}
+    assert data["bootstrap"]["resamples"] == 10000 and len(data["adjacent"]) == len(board) - 1
 
     text = summary_text(report_run.summary)
     assert all(m in text for m in MODELS) and "Final" in text
@@ -94,7 +101,8 @@ def test_error_units_show_their_status_and_missing_pictures_do_not_break(report_
     assert (run / "leaderboard.json").is_file() and not (run / "leaderboard.md").exists()
     board = json.loads((run / "leaderboard.json").read_text())["leaderboard"]
     assert board == [{"model": "broken", "tasks": 1, "ifs": 0.0, "vfs": 0.0, "final": 0.0, "low_level_visual": 0.0,
-                      "high_level_visual": 0.0, "errors": {"generation_error": 1, "judge_error": 1}}]
+                      "high_level_visual": 0.0, "errors": {"generation_error": 1, "judge_error": 1},
+                      "final_ci": None, "ifs_ci": None, "vfs_ci": None, "steps_passed": 0, "steps_total": 7}]
     gen = (run / "report_files" / "broken" / "todo-add-filter.html").read_text()
     assert 'id="status-error"' in gen and "no &lt;html&gt; document in the reply" in gen
     assert "No index.html was kept" in gen

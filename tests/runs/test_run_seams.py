@@ -180,3 +180,39 @@ def test_the_generation_outcome_decides_the_row_not_its_message(outcome, error, 
     else:
         assert res.status == status and res.final == 0.0 and res.error == error
         assert res.generation.outcome is GenerationOutcome(outcome)
+
+
+class _Breaks:
+    """A model whose generation hits a bug of ours: an unforeseen exception deep in a helper."""
+
+    name = "breaks"
+
+    def describe(self) -> dict:
+        return {"kind": "test"}
+
+    async def generate(self, task, out_dir, options):
+        return _a_helper_that_breaks(task)
+
+
+def _a_helper_that_breaks(task):
+    return {}["no such key in " + task.id]
+
+
+def test_a_failed_unit_keeps_its_traceback_in_a_log_named_by_its_row(tmp_path):
+    """The row stays one line; the traceback goes to logs/<model>/<task>.log, appended on each failure, named by
+    the row and shown on the unit's report page."""
+    from fake_provider import write_synthetic_task
+
+    from iwrbench.report import write_reports
+
+    task = write_synthetic_task(tmp_path / "suite" / "t1", task_id="t1")
+    run, res = _run_units(tmp_path, task, _Breaks(), GenerationOptions())
+    assert res.status == "judge_error" and "\n" not in res.error and res.error.startswith("generation failed")
+    assert res.log == "logs/breaks/t1.log"
+    log = (run.path / res.log).read_text()
+    assert "Traceback (most recent call last)" in log and "_a_helper_that_breaks" in log and "KeyError" in log
+    _run_units(tmp_path, task, _Breaks(), GenerationOptions())  # the unit redone: the earlier traceback is kept
+    assert (run.path / res.log).read_text().count("Traceback (most recent call last)") == 2
+    html = write_reports([run.path], html=tmp_path / "report" / "report.html", formats=[])
+    page = (html.parent / "report_files" / "breaks" / "t1.html").read_text()
+    assert 'id="unit-log"' in page and "_a_helper_that_breaks" in page

@@ -74,3 +74,24 @@ def test_official_missing_folder_and_bad_line(tmp_path):
 def test_unknown_task_filter(tmp_path):
     with pytest.raises(TaskError, match="no task"):
         load_suite(FIX, only=["nope"])
+
+
+def test_seed_and_freeze_time_are_typed_and_old_folders_load(tmp_path):
+    """``recording_details.seed`` and ``freeze_time`` decide how the judge opens the page: typed fields, read
+    from task folders written before they were (the same keys), and a bad value names the field."""
+    d = _task_dir(tmp_path)
+    data = json.loads((d / "task.json").read_text())
+    data["recording_details"] = {"resolution": "320x180", "seed": 7, "freeze_time": "2024-05-01T09:30:00Z"}
+    (d / "task.json").write_text(json.dumps(data))
+    rd = load_task(d).recording_details
+    assert (rd.seed, rd.freeze_time) == (7, "2024-05-01T09:30:00Z")
+    assert "seed" not in (rd.model_extra or {}) and "freeze_time" not in (rd.model_extra or {})
+    data["recording_details"] = {"resolution": "320x180"}
+    (d / "task.json").write_text(json.dumps(data))
+    rd = load_task(d).recording_details
+    assert (rd.seed, rd.freeze_time) == (None, None)
+    for bad, field in (({"seed": "many"}, "seed"), ({"freeze_time": "next tuesday"}, "freeze_time")):
+        data["recording_details"] = {"resolution": "320x180", **bad}
+        (d / "task.json").write_text(json.dumps(data))
+        with pytest.raises(TaskError, match=rf"field 'recording_details\.{field}'"):
+            load_task(d)

@@ -82,7 +82,10 @@ INIT_SCRIPT = r"""
 (() => {
   const seed = %(seed)d >>> 0;
   let s = seed || 1;
+  let draws = 0;  // how many numbers the page drew (the recorder replays a probe with another seed only if any)
+  Object.defineProperty(window, '__iwrDraws', {get: () => draws, enumerable: false});
   const rnd = function () {
+    draws++;
     s |= 0; s = (s + 0x6D2B79F5) | 0;
     let t = Math.imul(s ^ (s >>> 15), 1 | s);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;

@@ -270,14 +270,23 @@ HOLD_STYLE = ("*, *::before, *::after { image-animation: stopped !important; }\n
               "marquee { color: transparent !important; } marquee * { visibility: hidden !important; }")
 
 
-async def screenshot(page: Any, path: str | None = None, *, timeout_ms: int = 10000, still: bool = True) -> bytes:
+async def screenshot(page: Any, path: str | None = None, *, timeout_ms: int = 10000, still: bool = True,
+                     extra_style: str = "") -> bytes:
     """A viewport screenshot with animations stopped and the caret hidden: CSS and Web Animations by Playwright
     (finite ones finished, endless ones at their start), and what runs on the browser's own clock by HOLD_JS and
     HOLD_STYLE (see there). ``still=False``: everything left running, as the published judge's plain PNG
-    screenshot."""
+    screenshot. ``extra_style``: more CSS applied during this screenshot only."""
     if not still:
         return await page.screenshot(path=path, full_page=False, animations="allow", caret="hide",
                                      timeout=timeout_ms, scale="css")
+    return (await screenshots(page, path, timeout_ms=timeout_ms, styles=(extra_style,)))[0]
+
+
+async def screenshots(page: Any, path: str | None = None, *, timeout_ms: int = 10000,
+                      styles: tuple[str, ...] = ("",)) -> list[bytes]:
+    """Still screenshots of one moment (as ``screenshot``), one per extra style in ``styles``, taken under one hold:
+    the picture a step is judged on (``""``, saved to ``path``) and the reader's text-free picture of the same moment
+    (``browser.view.HIDE_TEXT_STYLE``) differ in nothing else."""
     responsive = True
     try:
         await asyncio.wait_for(page.evaluate(HOLD_JS), timeout=3)
@@ -286,8 +295,12 @@ async def screenshot(page: Any, path: str | None = None, *, timeout_ms: int = 10
     except Exception:  # a page that navigated meanwhile: shown as it is
         pass
     try:
-        return await page.screenshot(path=path, full_page=False, animations="disabled", caret="hide",
-                                     timeout=timeout_ms, scale="css", style=HOLD_STYLE)
+        out = []
+        for k, extra in enumerate(styles):
+            out.append(await page.screenshot(path=path if k == 0 else None, full_page=False, animations="disabled",
+                                             caret="hide", timeout=timeout_ms, scale="css",
+                                             style=HOLD_STYLE + ("\n" + extra if extra else "")))
+        return out
     finally:
         if responsive:
             try:

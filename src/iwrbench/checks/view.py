@@ -157,15 +157,17 @@ def _lines(frags: list[Frag], gap_factor: float = READ_GAP) -> list[Line]:
 
 
 def _paragraphs(lines: list[Line]) -> list[list[Line]]:
-    """Lines stacked closely with overlapping extents form a paragraph (wrapped text reads on)."""
+    """Lines stacked closely with overlapping extents form a paragraph (wrapped text reads on): lines that start
+    at about the same place, or wrapped lines of one block (a centred paragraph's lines start at different places)."""
     paras: list[list[Line]] = []
     for ln in sorted(lines, key=lambda x: (x.y0, x.x0)):
         best = None
+        blocks = {f.b for f in ln.frags} - {0}
         for p in paras:
             last = p[-1]
             gap = ln.y0 - last.y1
-            if -0.3 * last.h <= gap <= 0.6 * last.h and min(ln.x1, last.x1) - max(ln.x0, last.x0) > 0 \
-                    and abs(ln.x0 - last.x0) <= 2.5 * max(last.h, 1):
+            aligned = abs(ln.x0 - last.x0) <= 2.5 * max(last.h, 1) or bool(blocks & {f.b for f in last.frags})
+            if -0.3 * last.h <= gap <= 0.6 * last.h and min(ln.x1, last.x1) - max(ln.x0, last.x0) > 0 and aligned:
                 best = p
                 break
         if best is None:

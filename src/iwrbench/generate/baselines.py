@@ -136,14 +136,9 @@ class ReplayModel(_Baseline):
             return Generation(GenerationOutcome.FAILED, None, GenerationInfo(),
                               error=f"replay: no {task.id}/index.html in {self.dir}")
         t0 = time.monotonic()
-        if out_dir.is_symlink() or out_dir.is_file():
-            out_dir.unlink()
-        elif out_dir.exists():
-            shutil.rmtree(out_dir)
         try:
-            await asyncio.to_thread(copy_page_folder, src, out_dir)
+            await asyncio.to_thread(put_page_folder, src, out_dir)
         except PageFolderError as e:
-            shutil.rmtree(out_dir, ignore_errors=True)
             return Generation(GenerationOutcome.FAILED, None, GenerationInfo(), error=f"replay: {e}")
         if not (out_dir / "index.html").is_file():
             return Generation(GenerationOutcome.FAILED, None, GenerationInfo(),
@@ -157,6 +152,20 @@ class PageFolderError(Exception):
 
 def _within(real: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def put_page_folder(src: Path, dst: Path) -> None:
+    """``dst`` becomes a copy of the page folder ``src`` (``copy_page_folder``); whatever was there is replaced,
+    and nothing is left half-copied when the copy is refused (``PageFolderError``)."""
+    if dst.is_symlink() or dst.is_file():
+        dst.unlink()
+    elif dst.exists():
+        shutil.rmtree(dst)
+    try:
+        copy_page_folder(src, dst)
+    except PageFolderError:
+        shutil.rmtree(dst, ignore_errors=True)
+        raise
 
 
 def copy_page_folder(src: Path, dst: Path) -> None:

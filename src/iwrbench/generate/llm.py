@@ -275,13 +275,3 @@ def build_chat_model(
         spec, client, options=options, overrides=made.overrides, provider_defaults=made.provider_defaults,
         budget=budget, cache=cache or None, token_style="anthropic" if provider == "anthropic" else "openai",
     )
-
-
-def openai_model(name: str, options: GenerationOptions | None = None, **kwargs: Any) -> ChatModel:
-    """``openai:NAME``: the Chat Completions API, from OpenAI or any compatible server (``base_url=``)."""
-    return build_chat_model("openai", name, options=options, **kwargs)
-
-
-def anthropic_model(name: str, options: GenerationOptions | None = None, **kwargs: Any) -> ChatModel:
-    """``anthropic:NAME``: the Messages API."""
-    return build_chat_model("anthropic", name, options=options, **kwargs)

@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..models.base import GenerationOptions
+from ..models.clients import PROVIDERS as CHAT_PROVIDERS  # the one table of chat providers
 from ..records import Task
-
-CHAT_PROVIDERS = ("openai", "anthropic")
 
 
 def dry_run(

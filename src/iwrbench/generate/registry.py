@@ -1,4 +1,8 @@
-"""The MODEL argument: a name resolves to a Model. Vendor code is imported only when used."""
+"""The MODEL argument: a name resolves to a Model. Vendor code is imported only when used.
+
+The chat providers are not listed here: ``models.clients.PROVIDERS`` is their one table (prefix -> the
+module that speaks the provider's API), and every ``PREFIX:NAME`` of it is a chat model
+(``generate.llm.build_chat_model``). Only what is not a chat model is named below."""
 
 from __future__ import annotations
 
@@ -7,11 +11,10 @@ from typing import Any
 
 from ..errors import ModelError
 from ..models.base import GenerationOptions, Model
+from ..models.clients import PROVIDERS as CHAT_PROVIDERS
 
-#: prefix -> "module:function" creating the model from the part after the colon
-PROVIDERS: dict[str, str] = {
-    "openai": "iwrbench.generate.llm:openai_model",
-    "anthropic": "iwrbench.generate.llm:anthropic_model",
+#: prefixes that are not chat providers -> "module:attribute" creating the model from the part after the colon
+PREFIXED: dict[str, str] = {
     "replay": "iwrbench.generate.baselines:ReplayModel",
 }
 
@@ -21,10 +24,10 @@ BASELINES: dict[str, str] = {
     "blank": "iwrbench.generate.baselines:BlankModel",
     "screenshot": "iwrbench.generate.baselines:ScreenshotModel",
     "slideshow": "iwrbench.generate.baselines:SlideshowModel",
-    # cheat pages (iwrbench.validity.cheats): they must score low
-    "cheat-frames": "iwrbench.validity.cheats:FramesCheatModel",
-    "cheat-buttons": "iwrbench.validity.cheats:ButtonsCheatModel",
-    "cheat-text": "iwrbench.validity.cheats:TextCheatModel",
+    # cheat pages (iwrbench.generate.cheats): they must score low
+    "cheat-frames": "iwrbench.generate.cheats:FramesCheatModel",
+    "cheat-buttons": "iwrbench.generate.cheats:ButtonsCheatModel",
+    "cheat-text": "iwrbench.generate.cheats:TextCheatModel",
 }
 
 
@@ -34,7 +37,7 @@ def _load(ref: str):
 
 
 def known_models() -> list[str]:
-    return sorted(BASELINES) + [f"{p}:NAME" for p in ("openai", "anthropic")] + ["replay:DIR"]
+    return sorted(BASELINES) + [f"{p}:NAME" for p in CHAT_PROVIDERS] + ["replay:DIR"]
 
 
 def resolve_model(spec: str, options: GenerationOptions | None = None, **kwargs: Any) -> Model:
@@ -43,8 +46,12 @@ def resolve_model(spec: str, options: GenerationOptions | None = None, **kwargs:
     if spec in BASELINES:
         return _load(BASELINES[spec])()
     prefix, sep, rest = spec.partition(":")
-    if sep and prefix in PROVIDERS:
+    if sep and (prefix in CHAT_PROVIDERS or prefix in PREFIXED):
         if not rest:
             raise ModelError(f"model {spec!r}: give a name after '{prefix}:' (e.g. {prefix}:NAME)")
-        return _load(PROVIDERS[prefix])(rest, options=options or GenerationOptions(), **kwargs)
+        if prefix in CHAT_PROVIDERS:
+            from .llm import build_chat_model
+
+            return build_chat_model(prefix, rest, options=options or GenerationOptions(), **kwargs)
+        return _load(PREFIXED[prefix])(rest, options=options or GenerationOptions(), **kwargs)
     raise ModelError(f"unknown model {spec!r}; known: {', '.join(known_models())}")

@@ -17,12 +17,13 @@ from typing import Any, Awaitable, Callable
 from ..browser.core import new_context, off_origin
 from ..browser.dom import ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import PageBundle, host
+from ..browser.player import for_protocol, play, wait_idle
 from ..browser.settle import RequestTracker, run_clock, settle, screenshot
-from ..browser.view import read_view
+from ..browser.view import read_view, shoot
 from ..errors import InfraError
 from ..protocols import Protocol
+from ..timing import timed
 from ..records import Action, AssertionResult, Evidence, EvidenceResult, ProbeResult, StepResult, Task
-from .act import execute
 from ..checks.change import required as change_required
 from ..checks.author import evaluate_all
 from ..checks.evidence import decides, judge_change, judge_still, judge_texts, judge_typed, pinned
@@ -170,15 +171,15 @@ async def replay(
     steps: list[StepResult] = []
     shots: dict[int, Path] = {}
     out = Replay(steps=steps, shots=shots)
-    extra = dict(task.recording_details.model_extra or {})
-    if protocol.page_setup == "published":
-        extra.pop("freeze_time", None)  # a plain browser: the page's clock is the machine's
-    page_seed = int(extra.get("seed") or seed)
+    rd = task.recording_details
+    # a plain browser under the published protocol: the page's clock is the machine's
+    freeze = None if protocol.page_setup == "published" else rd.freeze_time
+    page_seed = rd.seed or seed
     with host(bundle, task.assets_dir) as (url, origins):
         out.url = url
         run = _Trajectory(task, task.action_sequence, url, origins, shots_dir, protocol, limits, llm_grounder,
                           assertion_judge, on_shot, inferred or {}, shots, prefix="")
-        err, events, blocked = await _in_context(browser, task, origins, page_seed, extra, limits, run, steps)
+        err, events, blocked = await timed("judge.main", _in_context(browser, task, origins, page_seed, freeze, limits, run, steps))
         out.page_error = err
         out.events, out.blocked = events, blocked
         if protocol.assertions == "mllm":
@@ -197,7 +198,7 @@ async def replay(
                 pdir.mkdir(parents=True, exist_ok=True)
                 prun = _Trajectory(task, probe.actions, url, origins, pdir, protocol, limits, llm_grounder,
                                    assertion_judge, None, {}, {}, prefix=f"probe {probe.name}: ")
-                perr, pev, pbl = await _in_context(browser, task, origins, page_seed, extra, limits, prun, pr.steps)
+                perr, pev, pbl = await timed("judge.probes", _in_context(browser, task, origins, page_seed, freeze, limits, prun, pr.steps))
                 for k, v in pev.items():
                     out.events[f"probe_{k}"] = out.events.get(f"probe_{k}", 0) + v
                 for h, n in pbl.items():
@@ -269,12 +270,12 @@ def _lead(steps: list[StepResult]) -> int:
     return n
 
 
-async def _in_context(browser: Any, task: Task, origins: set[str], seed: int, extra: dict, limits: Limits,
+async def _in_context(browser: Any, task: Task, origins: set[str], seed: int, freeze_time: str | None, limits: Limits,
                       run: "_Trajectory", steps: list[StepResult]) -> tuple[str | None, dict[str, int], dict[str, int]]:
     """Run one trajectory in a fresh context; returns (page error, events, blocked requests)."""
     try:
         ctx, net = await new_context(browser, task.viewport, allowed_origins=origins, seed=seed,
-                                     freeze_time=extra.get("freeze_time"), virtual_time=run.protocol.virtual_clock,
+                                     freeze_time=freeze_time, virtual_time=run.protocol.virtual_clock,
                                      deterministic=run.protocol.page_setup != "published")
     except Exception as e:
         raise InfraError(f"cannot open a browser context: {_short(e)}") from None
@@ -336,6 +337,8 @@ class _Trajectory:
         self.chance = ChanceRecord()
         #: the screenshots' bytes by index (the published order judges assertions after the trajectory)
         self.pngs: dict[int, bytes] = {}
+        #: the text-free twin of the last screenshot (the reader's second picture)
+        self._hidden: bytes | None = None
 
     def bind(self, page: Any, guard: _Guard, tracker: RequestTracker, steps: list[StepResult]) -> None:
         self.page, self.guard, self.tracker, self.steps = page, guard, tracker, steps
@@ -367,10 +370,16 @@ class _Trajectory:
         return away
 
     async def shot(self, i: int) -> bytes:
+        """The screenshot after action ``i`` (0: the loaded page), saved; under the evidence protocol its text-free
+        twin is taken in the same hold, for the reader (``view``)."""
         p = self.shots_dir / f"step_{i}.png"
+        tmo = int(min(self.limits.action_s, 15) * 1000)
+        self._hidden = None
         try:
-            data = await screenshot(self.page, str(p), timeout_ms=int(min(self.limits.action_s, 15) * 1000),
-                                    still=self.protocol.page_setup != "published")
+            if self.protocol.assertions == "evidence":
+                data, self._hidden = await shoot(self.page, str(p), timeout_ms=tmo)
+            else:
+                data = await screenshot(self.page, str(p), timeout_ms=tmo, still=self.protocol.page_setup != "published")
         except Exception as e:
             if self.guard.crashed:
                 raise _PageFailure(self.guard.crashed) from None
@@ -382,9 +391,11 @@ class _Trajectory:
             self.on_shot(i, p)
         return data
 
-    async def view(self) -> View:
+    async def view(self, shot: bytes) -> View:
+        """What a person sees in ``shot`` (the screenshot just taken)."""
         try:
-            return View.from_js(await asyncio.wait_for(read_view(self.page, timeout_s=self.limits.action_s),
+            return View.from_js(await asyncio.wait_for(read_view(self.page, shot=shot, hidden=self._hidden,
+                                                                 timeout_s=self.limits.action_s),
                                                        timeout=self.limits.action_s + 2))
         except asyncio.TimeoutError:
             raise _PageFailure("the page stopped answering") from None
@@ -394,7 +405,7 @@ class _Trajectory:
     async def run(self) -> None:
         page, limits = self.page, self.limits
         try:
-            resp = await page.goto(self.url, wait_until="load", timeout=limits.load_s * 1000)
+            resp = await timed("judge.load", page.goto(self.url, wait_until="load", timeout=limits.load_s * 1000))
         except Exception as e:
             msg = _short(e)
             if "Timeout" not in msg:  # a page that never fires load may still show something: go on
@@ -402,12 +413,11 @@ class _Trajectory:
         else:
             if resp is not None and resp.status >= 400:
                 raise _PageFailure(f"the page did not load: HTTP {resp.status}")
-        await self.wait_after(True)
+        await timed("judge.settle", self.wait_after(True))
         away = await self.where()
-        # read first, then the screenshot: both show the same moment (a notice that leaves on a timer is
-        # read while it is still there, as it is in the picture)
-        before_view = await self.view() if self.protocol.assertions == "evidence" and not away else None
-        before_png = await self.shot(0)
+        # the screenshot, then what it shows read from it and the layout at the same moment (browser/view.py)
+        before_png = await timed("judge.screenshot", self.shot(0))
+        before_view = await timed("judge.view", self.view(before_png)) if self.protocol.assertions == "evidence" and not away else None
         self.anchor = before_view  # the screen after the last asserted step (see evidence.judge_text)
         if away:
             raise _PageFailure(f"the page left its origin before the first action: {away[:120]}")
@@ -424,7 +434,7 @@ class _Trajectory:
             try:
                 handle, note = await asyncio.wait_for(
                     _step(page, action, res, self.task.viewport, self.protocol, limits, self.llm_grounder,
-                          crop=crop, screenshot_png=before_png),
+                          crop=crop, screenshot_png=before_png, tracker=self.tracker),
                     timeout=limits.action_s)
             except asyncio.TimeoutError:
                 if getattr(self.llm_grounder, "cancelled", False):  # the model was slow, not the page
@@ -433,12 +443,12 @@ class _Trajectory:
                 res.executed = False
                 res.error = f"the action exceeded its time limit of {limits.action_s:.0f}s"
             if res.executed:
-                res.settle = await self.wait_after(False)
+                res.settle = await timed("judge.settle", self.wait_after(False))
                 if note:
                     res.settle["note"] = note
                 away = await self.where()
-                after_view = await self.view() if self.protocol.assertions == "evidence" and not away else None
-                after_png = await self.shot(i)
+                after_png = await timed("judge.screenshot", self.shot(i))
+                after_view = await timed("judge.view", self.view(after_png)) if self.protocol.assertions == "evidence" and not away else None
                 res.screenshot = f"step_{i}.png"
                 if away or (away := await self.where()):  # again right before the checks read the page
                     res.error = f"the page left its origin: {away[:160]}"
@@ -454,8 +464,9 @@ class _Trajectory:
                         raise _PageFailure(f"the page stopped answering: {_short(e)}") from None
                 acted = await _acted_state(handle)
                 if self.protocol.assertions == "evidence":
-                    await self._judge_evidence(i, action, res, state, acted, handle, before_view, after_view,  # type: ignore[arg-type]
-                                               before_png, after_png)
+                    await timed("judge.evidence", self._judge_evidence(
+                        i, action, res, state, acted, handle, before_view, after_view,  # type: ignore[arg-type]
+                        before_png, after_png))
                 else:  # "mllm": executed is passed for now; the assertions are judged after the trajectory
                     res.passed = True
                 if action.info:
@@ -621,20 +632,21 @@ async def _acted_state(handle: Any | None) -> dict | None:
 
 async def _step(page: Any, action: Action, res: StepResult, vp: tuple[int, int], protocol: Protocol,
                 limits: Limits, llm_grounder: LlmGrounder | None, *, crop: Any = None,
-                screenshot_png: bytes | None = None) -> tuple[Any | None, str | None]:
+                screenshot_png: bytes | None = None, tracker: Any = None) -> tuple[Any | None, str | None]:
     """Ground and execute one action; returns the acted-on element and a note."""
     handle = None
+    rules = for_protocol(protocol.actions)
     if action.type in NEEDS_TARGET:
-        g = await ground(page, action, vp, llm=llm_grounder if protocol.llm_grounding else None,
-                         crop=crop, screenshot=screenshot_png)
+        await wait_idle(page, tracker, rules, action)
+        g = await timed("judge.ground", ground(page, action, vp, llm=llm_grounder if protocol.llm_grounding else None,
+                         crop=crop, screenshot=screenshot_png))
         res.grounding = g.grounding
         handle = g.handle
         if handle is None:
             res.executed = False
             res.error = "no element matches the description"
             return None, None
-    outcome = await execute(page, action, handle, vp, timeout_ms=int(limits.action_s * 1000),
-                            published=protocol.actions == "published")
+    outcome = await timed("judge.act", play(page, action, handle, vp, rules, timeout_ms=int(limits.action_s * 1000)))
     res.executed = outcome.executed
     res.error = outcome.error
     return handle, outcome.note

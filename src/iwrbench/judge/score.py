@@ -20,6 +20,7 @@ from ..browser.host import PageBundle
 from ..errors import ComponentMissing, InfraError, JudgeError, TaskError
 from ..models.base import GenerationOptions
 from ..protocols import Protocol
+from ..timing import timed
 from ..records import Evidence, Task, TaskResult, TextEvidence, VisualScores
 from ..checks.evidence import change_of, empty_change
 from .replay import Limits, replay
@@ -247,15 +248,15 @@ async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Pa
             prewarm(cp, gt)
     inferred: dict[int, Evidence] = {}
     if protocol.assertions == "evidence":
-        inferred, refusal = await asyncio.to_thread(infer_evidence, task, components.ocr)
+        inferred, refusal = await timed("judge.infer_evidence", asyncio.to_thread(infer_evidence, task, components.ocr))
         if refusal:
             await asyncio.gather(*warm, return_exceptions=True)
             return TaskResult(model="", task_id=task.id, status="task_error", protocol=protocol.id,
                               steps_total=len(task.action_sequence), tags=task.tags, error=refusal)
-    rep = await replay(browser, task, bundle, shots_dir, protocol, limits=components.limits,
-                       llm_grounder=llm_grounder, assertion_judge=assertion_judge, on_shot=prewarm,
-                       inferred=inferred)
-    await asyncio.gather(*warm, return_exceptions=True)
+    rep = await timed("judge.replay", replay(browser, task, bundle, shots_dir, protocol, limits=components.limits,
+                                             llm_grounder=llm_grounder, assertion_judge=assertion_judge,
+                                             on_shot=prewarm, inferred=inferred))
+    await timed("judge.ocr_wait", asyncio.gather(*warm, return_exceptions=True))
     steps = rep.steps
     caps = [p.cap for p in rep.probes if p.cap is not None]
     cap = min(caps) if caps else None
@@ -267,7 +268,7 @@ async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Pa
                 raise TaskError(f"{gt}: missing; the published pairing needs checkpoints/step_{cp}.png")
             continue  # the task has no ground truth for this checkpoint
         shot = rep.shots.get(idx) if idx is not None else None
-        vs = await components.score_pair(cp, gt, shot, task.checkpoint(cp - 1) if cp > 0 else None)
+        vs = await timed("judge.metrics", components.score_pair(cp, gt, shot, task.checkpoint(cp - 1) if cp > 0 else None))
         vs.gt = f"checkpoints/{gt.name}" if gt.parent.name == "checkpoints" else str(gt)
         vs.shot = shot.name if shot else None
         visuals.append(vs)

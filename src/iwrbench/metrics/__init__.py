@@ -13,44 +13,11 @@ Importing this package loads neither numpy nor torch; each backend imports what 
 
 from iwrbench.metrics._compare import acompare, compare
 from iwrbench.metrics._dino import Dinov2Backend
-from iwrbench.metrics._ocr import (
-    CachedOcr,
-    EasyOcr,
-    OcrCache,
-    OcrEngine,
-    TesseractOcr,
-    get_ocr,
-    image_digest,
-    normalise_polarity,
-)
-from iwrbench.metrics._rubric import (
-    PROMPT_VERSION,
-    PUBLISHED_PROMPT_VERSION,
-    PUBLISHED_RUBRIC_MAX_TOKENS,
-    RUBRIC_WEIGHTS,
-    JudgedRubricScore,
-    MllmRubric,
-    OfflineRubric,
-    RubricParseError,
-    RubricScore,
-    parse_rubric_reply,
-    parse_score_line,
-    prompt_sha256,
-    rubric_prompt,
-)
+from iwrbench.metrics._ocr import CachedOcr, EasyOcr, OcrCache, OcrEngine, TesseractOcr, get_ocr, image_digest, normalise_polarity
+from iwrbench.metrics._rubric import PROMPT_VERSION, PUBLISHED_PROMPT_VERSION, PUBLISHED_RUBRIC_MAX_TOKENS, RUBRIC_WEIGHTS, JudgedRubricScore, MllmRubric, OfflineRubric, RubricParseError, RubricScore, parse_rubric_reply, parse_score_line, prompt_sha256, rubric_prompt
 from iwrbench.metrics._text import normalise_text, ocr_similarity, published_ocr_similarity, word_f1, words
-from iwrbench.metrics._visual import (
-    DEFAULT_VISUAL,
-    VISUAL_BACKENDS,
-    ColourLayoutBackend,
-    ComboBackend,
-    EdgeF1Backend,
-    GradHistBackend,
-    PHashBackend,
-    SsimBackend,
-    VisualBackend,
-    get_visual,
-)
+from iwrbench.metrics._backends import DEFAULT_VISUAL, VISUAL_BACKENDS, get_visual
+from iwrbench.metrics._visual import ColourLayoutBackend, ComboBackend, EdgeF1Backend, GradHistBackend, PHashBackend, SsimBackend, VisualBackend
 
 __all__ = [
     "CachedOcr",

@@ -63,6 +63,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np  # this module is imported only when a comparison runs (``get_visual("blocks")``)
 
+from iwrbench.metrics._pixels import (
+    _iou_matrix,
+    _occupancy,
+    _soft_overlap,
+    _thumb,
+    background_colour,
+    component_boxes,
+    element_boxes,
+    ink_mask,
+    palette,
+)
+from iwrbench.metrics._visual import ColourLayoutBackend, GradHistBackend
+
 if TYPE_CHECKING:  # pragma: no cover
     from PIL.Image import Image
 
@@ -199,7 +212,6 @@ class Elements:
 def elements_of(painted: "np.ndarray", bg: "np.ndarray", min_area: int = 12) -> Elements:
     """Non-text elements of a thumbnail whose words were painted over: regions that differ from the
     background (fills, pictures) and edge-map components (frames, icons), deduplicated by box."""
-    from iwrbench.metrics._rubric import component_boxes, element_boxes, ink_mask
 
     boxes = component_boxes(ink_mask(painted, bg), min_area)
     seen = set(boxes)
@@ -218,7 +230,6 @@ def match_elements(a: Elements, b: Elements, shift: tuple[float, float] = (0.0, 
     ``b``'s boxes are moved back by ``shift`` (the page's own offset, thumbnail px) first."""
     from scipy.optimize import linear_sum_assignment
 
-    from iwrbench.metrics._rubric import _iou_matrix
 
     if not len(a) or not len(b):
         e = np.zeros(0, dtype=np.int64)
@@ -348,7 +359,6 @@ def _palette_match(ta: "np.ndarray", tb: "np.ndarray", ia: "np.ndarray", ib: "np
                    bga: "np.ndarray", bgb: "np.ndarray", cells: "np.ndarray | None" = None) -> float:
     """0.8 x histogram intersection of the ink colours + 0.2 x background match (``cells``: only
     the pixels of these thumbnail cells)."""
-    from iwrbench.metrics._rubric import palette
 
     if cells is not None:
         ia, ib = ia & cells, ib & cells
@@ -375,7 +385,6 @@ def _moved(mask: "np.ndarray", dx: int, dy: int) -> "np.ndarray":
 
 
 def occupancy(ink: "np.ndarray") -> "np.ndarray":
-    from iwrbench.metrics._rubric import _occupancy
 
     return _occupancy(ink, (32, 18))
 
@@ -384,7 +393,6 @@ def _occupancy_overlap(oa: "np.ndarray", ib: "np.ndarray", keep: "np.ndarray | N
                        shift: tuple[int, int] = (0, 0), ob: "np.ndarray | None" = None) -> float:
     """Weighted Jaccard of the ink occupancy of 32 x 18 cells (``oa``: the reference's); ``ib`` (the
     candidate's ink) moved back by ``shift`` first (``ob``: its occupancy, when not moved)."""
-    from iwrbench.metrics._rubric import _soft_overlap
 
     if shift != (0, 0) or ob is None:
         ob = occupancy(_moved(ib, -shift[0], -shift[1]) if shift != (0, 0) else ib)
@@ -456,7 +464,6 @@ class BlocksBackend:
 
     def __init__(self, ocr: "OcrEngine | None" = None, *, width: int = 320, region_weight: float = REGION_WEIGHT,
                  keep: int = 32):
-        from iwrbench.metrics._visual import ColourLayoutBackend, GradHistBackend
 
         self._ocr = ocr
         self.width = width
@@ -508,7 +515,6 @@ class BlocksBackend:
         """Words, thumbnail, elements and global features of one screenshot (``keep``: remember it by
         its pixels' digest, for a ground truth compared with many pages)."""
         from iwrbench.metrics._ocr import image_digest
-        from iwrbench.metrics._rubric import _thumb, background_colour, ink_mask
 
         key = image_digest(img) if keep else ""
         if keep:
@@ -536,7 +542,6 @@ class BlocksBackend:
     def _region_global(self, A: Prepared, B: Prepared, box: tuple[int, int, int, int]) -> float:
         """hog-colour of the two crops, at the whole picture's scale (levels too coarse for the crop
         are left out); the reference's crop is remembered with it."""
-        from iwrbench.metrics._visual import GradHistBackend
 
         if box == (0, 0, *A.img.size):
             return self._global(A, B)

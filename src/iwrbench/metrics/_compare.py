@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any, Callable
 from iwrbench.metrics._ocr import OcrEngine, OcrReading, get_ocr
 from iwrbench.metrics._rubric import MllmRubric, OfflineRubric
 from iwrbench.metrics._text import ocr_similarity
-from iwrbench.metrics._visual import VisualBackend, _describe, get_visual
+from iwrbench.metrics._backends import get_visual
+from iwrbench.metrics._component import describe as _describe
+from iwrbench.metrics._visual import VisualBackend
 
 if TYPE_CHECKING:  # pragma: no cover
     from PIL.Image import Image

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from iwrbench.errors import ComponentMissing, InfraError
+from iwrbench.metrics._component import build
 
 if TYPE_CHECKING:  # pragma: no cover
     from PIL.Image import Image
@@ -460,11 +461,5 @@ def get_ocr(
     checkpoint is read once. Raises ``ComponentMissing`` with what is missing and how to install it.
     """
     key = DEFAULT_OCR if name is None else name.lower()
-    factory = OCR_ENGINES.get(key)
-    if factory is None:
-        raise ComponentMissing(f"unknown OCR engine {name!r}; known: {', '.join(OCR_ENGINES)}")
-    engine = factory(**kwargs)
-    ok, why = engine.available()
-    if not ok:
-        raise ComponentMissing(f"OCR engine {key!r} is not available here: {why}")
+    engine = build("OCR engine", OCR_ENGINES, key, name, shown=key, **kwargs)
     return CachedOcr(engine, OcrCache(cache_dir)) if cache else engine

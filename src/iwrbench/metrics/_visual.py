@@ -1,23 +1,24 @@
-"""Visual similarity of two screenshots, behind one small protocol.
+"""Visual similarity of two screenshots, behind one small protocol, and the simple backends.
 
 The published low-level visual score is the cosine of DINOv2-base CLS embeddings. DINOv2 weights
-cannot be fetched here, so the default is an offline measure chosen by the evidence in
-``bench/visual_metric_evidence.py`` (table and reasoning in ``docs/metrics.md``): multi-scale
-gradient-orientation cell histograms ("hog"). It ranks identical > restyled > unrelated pages,
-gives a blank page almost nothing against a mostly-white UI page (a blank page has no gradients
-at all, where SSIM and colour-based scores see "white matches white"), and barely moves under a
-few pixels of shift because cells are 16-64 screenshot pixels wide and blocks overlap.
+cannot be fetched here, so the offline default is ``blocks`` (``_blocks.py``: text blocks, elements and
+the picture, where the step changed weighing half; ``_backends.DEFAULT_VISUAL``), chosen by the evidence
+in ``bench/visual_metric_evidence.py`` and docs/metrics.md. This module holds the backends it builds on
+and the earlier candidates: multi-scale gradient-orientation cell histograms ("hog"), which rank
+identical > restyled > unrelated pages and give a blank page almost nothing against a mostly-white UI
+page (a blank page has no gradients at all, where SSIM and colour-based scores see "white matches
+white"), colour layout, edges, SSIM, pHash and their combinations.
 
-The other candidates stay available by name (``get_visual("ssim")`` ...) so the comparison can be
+The candidates stay available by name (``get_visual("ssim")`` ...) so the comparison can be
 re-run and so a run can choose one explicitly; ``describe()`` tells a run log how a backend was
 built. Heavy imports (scipy, scikit-image, torch) happen inside the functions that need them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from iwrbench.errors import ComponentMissing
+from iwrbench.metrics._component import describe
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -330,7 +331,7 @@ class ComboBackend:
         return {
             "name": self.name,
             "mode": self.mode,
-            "parts": [{"backend": _describe(b), "weight": w} for b, w in self.parts],
+            "parts": [{"backend": describe(b), "weight": w} for b, w in self.parts],
         }
 
     def similarity(self, a: "Image", b: "Image") -> float:
@@ -342,62 +343,3 @@ class ComboBackend:
             return _clip01(out)
         total = sum(w for _, w in scores)
         return _clip01(sum(s * w for s, w in scores) / total)
-
-
-def _describe(component: Any) -> dict[str, Any]:
-    d = getattr(component, "describe", None)
-    return d() if callable(d) else {"name": getattr(component, "name", type(component).__name__)}
-
-
-# ----------------------------------------------------------------------------- registry
-
-DEFAULT_VISUAL = "blocks"
-
-
-def hog_colour() -> ComboBackend:
-    """The offline default: structure x colour. The product keeps a blank page at 0 (no structure)
-    and makes a restyled page lose what its colours changed, while a small shift costs little."""
-    return ComboBackend("hog-colour", [(GradHistBackend(), 1.0), (ColourLayoutBackend(), 1.0)], mode="product")
-
-
-def _blocks(**kw: Any) -> VisualBackend:
-    from iwrbench.metrics._blocks import BlocksBackend
-
-    return BlocksBackend(**kw)
-
-
-def _dinov2(**kw: Any) -> VisualBackend:
-    from iwrbench.metrics._dino import Dinov2Backend
-
-    return Dinov2Backend(**kw)
-
-
-VISUAL_BACKENDS: dict[str, Callable[..., VisualBackend]] = {
-    "blocks": _blocks,
-    "hog-colour": hog_colour,
-    "hog": GradHistBackend,
-    "colour": ColourLayoutBackend,
-    "edges": EdgeF1Backend,
-    "ssim": SsimBackend,
-    "phash": PHashBackend,
-    "hog-edges": lambda: ComboBackend("hog-edges", [(GradHistBackend(), 1.0), (EdgeF1Backend(), 1.0)]),
-    "dinov2": _dinov2,
-}
-
-
-def get_visual(name: str | None = None, **kwargs: Any) -> VisualBackend:
-    """The visual backend called ``name`` (None: the offline default, ``"blocks"``).
-
-    Raises ``ComponentMissing`` when the backend cannot run here, with the reason and the fix.
-    """
-    key = DEFAULT_VISUAL if name is None else name.lower()
-    if key in ("dino", "dinov2-base"):
-        key = "dinov2"
-    factory = VISUAL_BACKENDS.get(key)
-    if factory is None:
-        raise ComponentMissing(f"unknown visual backend {name!r}; known: {', '.join(VISUAL_BACKENDS)}")
-    backend = factory(**kwargs)
-    ok, why = backend.available()
-    if not ok:
-        raise ComponentMissing(f"visual backend {backend.name!r} is not available here: {why}")
-    return backend

@@ -17,7 +17,8 @@ from ..errors import ModelError
 from .base import OPTION_KEYS, SETTING_KEYS, GenerationOptions, effective_options, model_settings
 from .http import HttpChatClient, RetryPolicy
 
-#: provider prefix -> its module (``client_factory``, ``PROVIDER_DEFAULTS``)
+#: the chat providers, the one table of them: provider prefix -> its module (``client_factory``,
+#: ``PROVIDER_DEFAULTS``); every ``PREFIX:NAME`` here is a model (``generate.registry``) and a judge model
 PROVIDERS: dict[str, str] = {"openai": "iwrbench.models.openai", "anthropic": "iwrbench.models.anthropic"}
 
 

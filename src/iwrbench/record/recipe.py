@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .. import limits
 from ..errors import RecipeError
-from ..records import ACTION_TYPES, TARGETED_ACTIONS, Check, Classification, StateEquals
+from ..records import ACTION_TYPES, TARGETED_ACTIONS, Action, ActionParameters, Check, Classification, StateEquals
 
 
 class _AliasRefused(yaml.YAMLError):
@@ -61,6 +61,8 @@ class PypiSource(_Strict):
     page: str = Field("/", description="the path opened")
     data: str | None = Field(None, description="a file next to the recipe, or a script (.py) that makes it")
     extra: list[str] = Field(default_factory=list, description="more pip requirements")
+    sha256: str | None = Field(None, description="pinned checksum of the package's own distribution file (the wheel "
+                                                 "or sdist pip downloads for it; checked when given)")
 
 
 class Source(_Strict):
@@ -92,6 +94,13 @@ class Viewport(_Strict):
 
 
 class RecipeAction(_Strict):
+    """One scripted action. ``action`` is the same action as the task record says it (``records.Action``):
+    made when the recipe loads and again whenever a field is changed (a probe's other text), so the recorder
+    plays and writes exactly one form of it."""
+
+    # a changed field is validated, and ``action`` made again
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, validate_assignment=True)
+
     type: Literal["Click", "Type", "Press", "Scroll", "Hover", "Select"] = Field(
         description="the action: Click, Type, Press, Scroll, Hover or Select (docs/recipes.md, \"Actions\")")
     description: str = Field(min_length=1, description="what the model and the judge see: the control as a "
@@ -145,6 +154,18 @@ class RecipeAction(_Strict):
         if self.type == "Scroll" and self.direction is None:
             self.direction = "down"
         return self
+
+    @property
+    def action(self) -> Action:
+        """The action as a task records it and the player plays it (type, parameters, visual flag, assertion,
+        author checks); the recorder adds what it saw (target, evidence, checkpoint). Made from the fields each
+        time, so a copy with other fields (a probe's other text or option) plays what it says."""
+        params = ActionParameters(description=self.description, text=self.text, key=self.key,
+                                  direction=self.direction, value=self.value,
+                                  scroll_page=self.amount if self.type == "Scroll" else None,
+                                  clear=False if self.type == "Type" and not self.clear else None)
+        return Action(type=self.type, parameters=params, visual_evaluation_flag=self.visual,
+                      logical_assertion=self.assertion, checks=list(self.checks or []))
 
 
 class RecipeProbe(_Strict):

@@ -22,13 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ..timing import phase, timed
 from ..version import __version__
-from ..browser.act import choose_option, type_into
+from ..browser.player import RECORDER, RECORDER_QUICK, Pace, glide, locate, play
 from ..browser.core import CLOCK_START, launch_browser, new_context
 from ..browser.dom import DESCRIBE_JS, ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import host
 from ..browser.settle import RequestTracker, settle, screenshot
-from ..browser.view import read_view
+from ..browser.view import read_view, shoot
 from ..errors import RecordError
 from ..fileio import make_temp_dir, replace_dir
 from ..checks.author import derive_info, evaluate_all
@@ -38,26 +39,25 @@ from ..checks.view import View, contains_phrase, quoted_phrases
 from ..records import (
     SCHEMA_VERSION,
     Action,
-    ActionParameters,
     BBox,
     Evidence,
     Probe,
     RecordingDetails,
     Target,
     Task,
+    step_text,
 )
 from ..sources import ResolvedSource, resolve_source
 from .assets import AssetSniffer, render_composites, write_assets
-from .recipe import Recipe, RecipeAction, RecipeProbe
+from .probes import (ProbePlan, decisive_step, derive_plans, guard_map, keep_decisive, other_text, plan_probes,  # noqa: F401 (other_text: a kept import path)
+                     unfair_quotes)
+from .recipe import Recipe, RecipeAction
 from .video import Timeline, encode
 
 FPS = 10
 HOLD_START_S = 1.0
 HOLD_STEP_S = 0.7
 HOLD_END_S = 1.0
-MOVE_S = 0.35
-MOVE_STEPS = 10
-TYPE_DELAY_MS = 35
 SETTLE_TIMEOUT_MS = 8000
 NAV_TIMEOUT_MS = 30000
 #: pass 2 (and the second recording of a probe) runs with the recipe's seed plus this
@@ -77,6 +77,8 @@ class StepRecord:
     info: list = field(default_factory=list)
     settled: dict = field(default_factory=dict)
     duration_s: float = 0.0
+    #: a Select's menu: the labels of its options on the source (derived probes choose another one)
+    options: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -97,33 +99,26 @@ class PassResult:
     seed: int = 1
     #: step index -> what kept the DOM changing when it was captured anyway (an endless animation)
     unsettled: dict[int, str] = field(default_factory=dict)
+    #: wall-clock windows in which the page was photographed with its text made transparent (reading the view):
+    #: the video's frames from them are left out
+    blind: list[tuple[float, float]] = field(default_factory=list)
+    #: random numbers the page drew in this pass (its documents summed); 0: another seed would change nothing
+    draws: int = 0
+    _last_draws: int = 0
+
+    def count_draws(self, now: int) -> None:
+        self.draws += now - self._last_draws if now >= self._last_draws else now  # a new document counts from 0
+        self._last_draws = now
+
+    def video_frames(self) -> list[tuple[float, bytes]]:
+        """The screencast's frames, less those taken while the view was read."""
+        return [f for f in self.frames if not any(a <= f[0] <= b + 0.05 for a, b in self.blind)]
 
 
 def _animates(what: str) -> bool:
     """The page did not settle only because its DOM kept changing (a ticker, a progress loop): recorded anyway,
     with a warning; requests in flight or a document still loading remain errors."""
     return what.startswith("DOM kept changing")
-
-
-async def _locate(page: Any, i: int, sel: str) -> Any:
-    loc = page.locator(sel)
-    try:
-        await loc.first.wait_for(state="attached", timeout=5000)
-    except Exception:
-        raise RecordError(f"step {i}: selector {sel!r} matches nothing on the page") from None
-    n = await loc.count()
-    for k in range(min(n, 20)):
-        el = loc.nth(k)
-        try:
-            if await el.is_visible():
-                return el
-        except Exception:
-            continue
-    try:
-        await loc.first.wait_for(state="visible", timeout=3000)
-        return loc.first
-    except Exception:
-        raise RecordError(f"step {i}: selector {sel!r} matches {n} element(s), none visible") from None
 
 
 async def _verified_role_name(page: Any, el: Any, desc: dict) -> tuple[str | None, str | None]:
@@ -156,27 +151,23 @@ async def _verified_role_name(page: Any, el: Any, desc: dict) -> tuple[str | Non
 
 
 async def _move(page: Any, tl: Timeline, to: tuple[float, float], animate: bool) -> None:
-    if not animate:
-        await page.mouse.move(*to)
-        tl.moves.append((time.time(), *to))
-        return
-    start = tl.moves[-1][1:] if tl.moves else to
-    for k in range(1, MOVE_STEPS + 1):
-        f = k / MOVE_STEPS
-        f = f * f * (3 - 2 * f)  # ease in-out
-        x = start[0] + (to[0] - start[0]) * f
-        y = start[1] + (to[1] - start[1]) * f
-        await page.mouse.move(x, y)
-        tl.moves.append((time.time(), x, y))
-        await asyncio.sleep(MOVE_S / MOVE_STEPS)
+    await glide(page, tl, to, RECORDER.pace if animate else Pace())
 
 
 async def _state(page: Any) -> dict:
     return await page.evaluate(STATE_JS)
 
 
-async def _view(page: Any) -> View:
-    return View.from_js(await read_view(page))
+async def _shoot(page: Any, path: str | None, res: "PassResult") -> tuple[bytes, View]:
+    """The screenshot of this moment (saved to ``path``) and what a person sees in it (the judge reads a page the
+    same way). The text-free twin the reader needs is taken in the same hold: the video's frames of that window
+    are left out."""
+    t0 = time.time()
+    try:
+        shot, hidden = await shoot(page, path)
+        return shot, View.from_js(await read_view(page, shot=shot, hidden=hidden))
+    finally:
+        res.blind.append((t0, time.time()))
 
 
 async def _acted_state(el: Any) -> dict | None:
@@ -188,48 +179,11 @@ async def _acted_state(el: Any) -> dict | None:
         return None
 
 
-async def _do(page: Any, i: int, a: RecipeAction, el: Any, tl: Timeline, viewport: tuple[int, int], full: bool) -> None:
-    w, h = viewport
-    if a.type == "Scroll":
-        await _move(page, tl, (w / 2, h / 2), full)
-        dy = (a.amount or 0.5) * h * (-1 if a.direction == "up" else 1)
-        parts = 6 if full else 1
-        for _ in range(parts):
-            await page.mouse.wheel(0, dy / parts)
-            await asyncio.sleep(0.05 if full else 0.02)
-        tl.marks.append((time.time(), i))  # no cue: the page has moved from here on
-        return
-    if a.type == "Press":
-        if el is not None:
-            await el.focus()
-        tl.keys.append((time.time(), a.key or ""))
-        tl.marks.append((tl.keys[-1][0], i))
-        await page.keyboard.press(a.key or "Enter")
-        return
-    box = await el.bounding_box()
-    if box is None:
-        raise RecordError(f"step {i}: the target {a.target!r} has no box on screen")
-    center = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    await _move(page, tl, center, full)
-    if a.type != "Hover":
-        tl.marks.append((time.time(), i))
-    if a.type == "Hover":
-        await el.hover()
-        tl.marks.append((time.time(), i))  # no cue: what the hover shows is on screen from here on
-    elif a.type == "Click":
-        tl.clicks.append((time.time(), *center))
-        await el.click()
-    elif a.type == "Select":
-        tl.clicks.append((time.time(), *center))
-        await choose_option(el, a.value or "")
-    elif a.type == "Type":
-        tl.clicks.append((time.time(), *center))
-        # the judge types through the same player: cleared unless `clear: false`, then key by key
-        await type_into(el, a.text or "", clear=a.clear, delay_ms=TYPE_DELAY_MS if full else 0)
-
-
-async def _crop(el: Any, path: Path, vp: tuple[int, int], box: dict) -> None:
-    """A picture of the target as it looked when acted on (for the judge's appearance rung)."""
+async def _crop(page: Any, path: Path, vp: tuple[int, int], box: dict) -> None:
+    """A picture of the target as it looked when acted on (for the judge's appearance rung), cut out of a
+    viewport screenshot. Not ``locator.screenshot()``: Chromium takes a clipped screenshot by emulating a
+    viewport of the clip's size, and the screencast recording the video sends a frame of that emulated view,
+    which the video then showed as a full-screen zoom on the target (the element hovered or clicked next)."""
     if not box or box["width"] < 2 or box["height"] < 2:
         return
     if box["width"] * box["height"] > MAX_CROP_SHARE * vp[0] * vp[1]:
@@ -237,16 +191,32 @@ async def _crop(el: Any, path: Path, vp: tuple[int, int], box: dict) -> None:
     if box["x"] < 0 or box["y"] < 0 or box["x"] + box["width"] > vp[0] or box["y"] + box["height"] > vp[1]:
         return
     try:
-        await el.screenshot(path=str(path), animations="disabled", caret="hide", timeout=3000)
+        png = await page.screenshot(full_page=False, animations="disabled", caret="hide", timeout=3000, scale="css")
     except Exception:
-        pass
+        return
+    import io
+    import math
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as shot:
+        x0, y0 = math.floor(box["x"]), math.floor(box["y"])
+        x1 = min(shot.width, math.ceil(box["x"] + box["width"]))
+        y1 = min(shot.height, math.ceil(box["y"] + box["height"]))
+        shot.crop((x0, y0, x1, y1)).save(path)
 
 
 async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: list[RecipeAction], *, full: bool,
-                    tmp: Path | None, progress: Progress | None, seed: int, label: str = "") -> PassResult:
+                    tmp: Path | None, progress: Progress | None, seed: int, label: str = "", describe: bool = True,
+                    states: bool = True) -> PassResult:
+    """One replay of ``actions`` on the source (``full``: the video pass, which also writes checkpoints, targets, the
+    DOM snapshots and sniffs the assets). ``describe``: record each target (role, name, box: the main pass and probes
+    with their own actions); ``states``: read the DOM facts the recorder derives information from (the main pass
+    and the passes with other seeds; a probe reads them only for its author's checks)."""
     vp = (recipe.viewport.width, recipe.viewport.height)
     steps: list[StepRecord] = []
     res = PassResult(steps=steps, seed=seed)
+    P = "record.video_pass." if full else "record.pass."  # timing phases (iwrbench.timing)
     with host(src.bundle) as (url, origins):
         res.url = url
         ctx, net = await new_context(browser, vp, allowed_origins=origins, seed=seed,
@@ -282,8 +252,9 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                 if not _animates(rep.what):
                     raise RecordError(f"{label}step 0: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s ({rep.what})")
                 res.unsettled[0] = rep.what
-            res.shots.append(await screenshot(page, str(tmp / "checkpoints" / "step_0.png") if full and tmp else None))
-            res.views.append(await _view(page))
+            shot0, view0 = await _shoot(page, str(tmp / "checkpoints" / "step_0.png") if full and tmp else None, res)
+            res.shots.append(shot0)
+            res.views.append(view0)
             if full and tmp is not None:
                 await _dom(page, tmp, 0)
                 res.timeline.moves.append((time.time(), vp[0] * 0.5, vp[1] * 0.62))
@@ -293,16 +264,17 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
             for i, a in enumerate(actions, start=1):
                 t_step = time.monotonic()
                 if progress:
-                    progress(f"{label}step {i}/{n}: {a.type} {a.description[:60]}")
-                el = await _locate(page, i, a.target) if a.target else None
+                    progress(f"{label}step {i}/{n}: {step_text(a.type, a.description)[:80]}")
+                el = await timed(P + "locate", locate(page, i, a.target)) if a.target else None
                 target = None
                 if el is not None:
                     try:
                         await el.scroll_into_view_if_needed(timeout=3000)
                     except Exception:
                         pass
-                    desc = await el.evaluate(DESCRIBE_JS)
-                    role, name = await _verified_role_name(page, el, desc)
+                if el is not None and describe:
+                    desc = await timed(P + "describe", el.evaluate(DESCRIBE_JS))
+                    role, name = await timed(P + "describe", _verified_role_name(page, el, desc))
                     b = desc.get("bbox") or {}
                     target = Target(role=role, name=name, text=desc.get("text") or None, tag=desc.get("tag"),
                                     label=desc.get("label"), attributes=desc.get("attributes") or {},
@@ -310,43 +282,52 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                                     selector=a.target)
                     if full and tmp is not None:
                         (tmp / "targets").mkdir(exist_ok=True)
-                        await _crop(el, tmp / "targets" / f"step_{i}.png", vp, b)
-                before = await _state(page)
-                acted_before = await _acted_state(el)
+                        await timed(P + "crop", _crop(page, tmp / "targets" / f"step_{i}.png", vp, b))
+                options: list[str] = []
+                if el is not None and a.type == "Select":
+                    try:
+                        options = await el.evaluate(
+                            "(s) => Array.from(s.options || []).filter(o => !o.disabled).map(o => o.label || o.text)")
+                    except Exception:
+                        options = []
+                read = states or a.checks is not None
+                before = await timed(P + "state", _state(page)) if states else {}
+                acted_before = await timed(P + "state", _acted_state(el)) if states else None
                 if el is not None and a.type in ("Click", "Type", "Select"):
                     box = await el.bounding_box()
                     if box is not None:
                         await _move(page, res.timeline, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), full)
                         await asyncio.sleep(0.05)
-                        res.pre[i] = await screenshot(page)
-                try:
-                    await _do(page, i, a, el, res.timeline, vp, full)
-                except RecordError:
-                    raise
-                except Exception as e:
-                    msg = str(e).strip().splitlines()[0] if str(e).strip() else e.__class__.__name__
-                    raise RecordError(f"{label}step {i}: {a.type} failed: {msg}") from None
-                rep = await settle(page, tracker, timeout_ms=SETTLE_TIMEOUT_MS, after_action=True)
+                        res.pre[i] = await timed(P + "screenshot", screenshot(page))
+                done = await timed(P + "play", play(page, a.action, el, vp, RECORDER if full else RECORDER_QUICK, trace=res.timeline, step=i))
+                if not done.executed:  # the recorder falls back on nothing: the recipe is wrong
+                    raise RecordError(f"{label}step {i}: {a.type} failed: {done.reason(a.type)}")
+                rep = await timed(P + "settle", settle(page, tracker, timeout_ms=SETTLE_TIMEOUT_MS, after_action=True))
                 if not rep.settled:
                     if not _animates(rep.what):
                         raise RecordError(f"{label}step {i}: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s "
                                           f"after the action ({rep.what})")
                     res.unsettled[i] = rep.what
-                after = await _state(page)
-                acted_after = await _acted_state(el)
-                res.shots.append(await screenshot(page, str(tmp / "checkpoints" / f"step_{i}.png") if full and tmp else None))
-                view = await _view(page)
+                after = await timed(P + "state", _state(page)) if read else {}
+                acted_after = await timed(P + "state", _acted_state(el)) if read else None
+                shot, view = await timed(P + "view", _shoot(page, str(tmp / "checkpoints" / f"step_{i}.png")
+                                                            if full and tmp else None, res))
+                res.shots.append(shot)
                 res.views.append(view)
+                try:
+                    res.count_draws(int(await page.evaluate("() => window.__iwrDraws || 0")))
+                except Exception:
+                    res.draws += 1  # unknown: as if it drew
                 if a.checks is not None:  # an author's checks must hold on the source, read as the judge reads them
                     bad = [r for r in evaluate_all(list(a.checks), after, acted_after, view) if not r.passed]
                     if bad:
                         raise RecordError(f"{label}step {i}: reviewed check {bad[0].check.kind} does not hold: {bad[0].detail}")
-                info = derive_info(before, after, acted_before, acted_after, target.name if target else None)
+                info = derive_info(before, after, acted_before, acted_after, target.name if target else None) if states else []
                 steps.append(StepRecord(target=target, info=info, settled=rep.as_dict(),
-                                        duration_s=time.monotonic() - t_step))
+                                        duration_s=time.monotonic() - t_step, options=list(options or [])[:50]))
                 if full and tmp is not None:
-                    await _dom(page, tmp, i)
-                    await asyncio.sleep(HOLD_STEP_S)
+                    await timed(P + "dom", _dom(page, tmp, i))
+                    await timed(P + "hold", asyncio.sleep(HOLD_STEP_S))
             if full:
                 await asyncio.sleep(HOLD_END_S)
                 res.t1 = time.time()
@@ -418,93 +399,6 @@ def step_evidence(i: int, ra: RecipeAction, first: PassResult, others: list[Pass
 # --------------------------------------------------------------------------- probes
 
 
-def other_text(s: str, salt: str = "") -> str:
-    """Another text of the same shape: letters to other letters, digits to other digits.
-
-    Deterministic, so a task records the same probe every time; punctuation, spaces and @ stay, so an
-    e-mail stays an e-mail and a number stays a number.
-    """
-    import hashlib
-    import random
-
-    rnd = random.Random(hashlib.sha256((salt + "\0" + s).encode()).digest())
-    lower = "abcdefghijklmnopqrstuvwxyz"
-    perm = list(lower)
-    while True:
-        rnd.shuffle(perm)
-        if all(a != b for a, b in zip(lower, perm)):
-            break
-    m = dict(zip(lower, perm))
-    shift = rnd.randint(1, 9)
-    out = []
-    for ch in s:
-        if ch in m:
-            out.append(m[ch])
-        elif ch.lower() in m:
-            out.append(m[ch.lower()].upper())
-        elif ch.isdigit() and ch.isascii():
-            out.append(str((int(ch) + shift) % 10))
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-@dataclass
-class ProbePlan:
-    name: str
-    kind: str  # text | recipe
-    guards: int
-    mirrors: bool
-    replace: dict[str, str]
-    actions: list[RecipeAction]
-    #: per probe action, the main step it asks the same of (None: none)
-    step_mirrors: list[int | None] = field(default_factory=list)
-
-
-def _substitute(s: str | None, replace: dict[str, str]) -> str | None:
-    if s is None:
-        return None
-    for old in sorted(replace, key=len, reverse=True):
-        s = s.replace(old, replace[old])
-    return s
-
-
-def plan_probes(recipe: Recipe) -> list[ProbePlan]:
-    specs: list[RecipeProbe] = list(recipe.probes) if recipe.probes is not None else []
-    auto_spec = None
-    if recipe.auto_probe and recipe.probes != []:
-        typed = [a.text for a in recipe.actions if a.type == "Type" and a.text and a.text.strip()]
-        if typed:
-            auto_spec = RecipeProbe(name="other-text", replace={t: other_text(t, recipe.id) for t in dict.fromkeys(typed)})
-            specs = [auto_spec, *specs]
-    plans = []
-    for k, sp in enumerate(specs, start=1):
-        auto = sp is auto_spec
-        if sp.replace is not None:
-            acts = []
-            first = None
-            for j, a in enumerate(recipe.actions, start=1):
-                b = a.model_copy()
-                if a.type == "Type" and a.text in sp.replace:
-                    b.text = sp.replace[a.text]
-                    first = first or j
-                b.assertion = _substitute(a.assertion, sp.replace)
-                if a.checks is not None:
-                    b.checks = [c.model_validate_json(_substitute(c.model_dump_json(), sp.replace) or "") for c in a.checks]
-                acts.append(b)
-            plans.append(ProbePlan(sp.name or f"probe-{k}", "text" if auto else "recipe", first or 1, True,
-                                   dict(sp.replace), acts))
-        elif sp.skip is not None:
-            skipped = set(sp.skip)
-            kept = [(j, a) for j, a in enumerate(recipe.actions, start=1) if j not in skipped]
-            plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
-                                   [a for _, a in kept], [j for j, _ in kept]))
-        else:
-            plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
-                                   list(sp.actions or []), [a.mirrors for a in sp.actions or []]))
-    return plans
-
-
 def _probe_actions(plan: ProbePlan, a_pass: PassResult, b_pass: PassResult | None,
                    main: list[Action]) -> tuple[list[Action], list[str]]:
     notes = []
@@ -514,7 +408,7 @@ def _probe_actions(plan: ProbePlan, a_pass: PassResult, b_pass: PassResult | Non
     for j, ra in enumerate(plan.actions, start=1):
         if ra.type == "Type" and ra.text:
             typed.append(ra.text)
-        ev = step_evidence(j, ra, a_pass, others, with_change=plan.kind == "recipe", typed=typed,
+        ev = step_evidence(j, ra, a_pass, others, with_change=plan.kind in ("recipe", "derived"), typed=typed,
                            label=f"probe {plan.name}, ")
         if plan.kind == "text":
             # an automatic probe only asks for what the new input must produce: the text echoed back
@@ -530,12 +424,9 @@ def _probe_actions(plan: ProbePlan, a_pass: PassResult, b_pass: PassResult | Non
             ev.texts = echo
             ev.notes = []
         target = main[j - 1].target if plan.mirrors and j <= len(main) else a_pass.steps[j - 1].target
-        params = ActionParameters(description=ra.description, text=ra.text, key=ra.key, direction=ra.direction,
-                                  scroll_page=ra.amount if ra.type == "Scroll" else None, value=ra.value,
-                                  clear=False if ra.type == "Type" and not ra.clear else None)
         # an automatic probe asks only for the echo of its text (no assertion of its own to decide)
-        act = Action(type=ra.type, parameters=params, logical_assertion=ra.assertion if plan.kind == "recipe" else None,
-                     target=target, checks=list(ra.checks or []), evidence=ev)
+        act = ra.action.model_copy(update=dict(visual_evaluation_flag=False, target=target, evidence=ev,
+                                               logical_assertion=ra.assertion if plan.kind == "recipe" else None))
         missing = [n for n in ev.notes if n.startswith("quoted ")]
         if plan.kind == "recipe" and ra.assertion and missing and len(missing) >= len(quoted_phrases(ra.assertion)[:4]):
             raise RecordError(f"probe {plan.name}, step {j}: the assertion {ra.assertion!r} quotes nothing the source shows "
@@ -553,6 +444,192 @@ def _probe_actions(plan: ProbePlan, a_pass: PassResult, b_pass: PassResult | Non
             return [], notes
         out = out[:last]
     return out, notes
+
+
+def _changed_steps(p: PassResult) -> set[int]:
+    """The steps after which the source showed other texts than before."""
+    return {i for i in range(1, len(p.views)) if p.views[i].text() != p.views[i - 1].text()}
+
+
+#: passes recorded at once beside the video pass (each in its own browser context; they mostly wait for the page)
+PARALLEL_PASSES = 2
+
+
+async def _other_passes(browser: Any, recipe: Recipe, src: ResolvedSource, plans: list[ProbePlan], passes: int,
+                        warnings: list[str], derived_log: list[str], progress: Progress | None, *,
+                        main_seeds: bool = True,
+                        ) -> tuple[list[PassResult], list[tuple[ProbePlan, PassResult, PassResult | None]]]:
+    """The recipe again with other seeds (``main_seeds``), and every probe (twice: the recipe's seed and another),
+    a few at a time."""
+    sem = asyncio.Semaphore(PARALLEL_PASSES)
+
+    async def one(actions: list[RecipeAction], seed: int, label: str, *, describe: bool, states: bool) -> PassResult:
+        async with sem:
+            return await _run_pass(browser, recipe, src, actions, full=False, tmp=None, progress=None, seed=seed,
+                                   label=label, describe=describe, states=states)
+
+    seeds = [recipe.seed + OTHER_SEED * k for k in range(1, passes)] if main_seeds else []
+    if progress:
+        what = (f"replaying the recipe with seed(s) {', '.join(map(str, seeds))} (evidence that does not depend on "
+                "chance) and " if seeds else "")
+        progress(f"{what}recording {len(plans)} probe(s) on the source ({', '.join(p.name for p in plans) or '-'}), "
+                 f"{PARALLEL_PASSES} passes at a time")
+    # each probe once with the recipe's seed, and again with another only where the page drew random numbers: a page
+    # that draws none shows the same whatever the seed
+    main_jobs = [one(recipe.actions, seed, "", describe=False, states=True) for seed in seeds]
+    probe_jobs = [one(plan.actions, recipe.seed, f"probe {plan.name}: ", describe=not plan.mirrors, states=False)
+                  for plan in plans]
+    done = await asyncio.gather(*main_jobs, *probe_jobs, return_exceptions=True)
+    for r in done:
+        if isinstance(r, BaseException) and not isinstance(r, RecordError):
+            raise r
+    again = [j for j, r in enumerate(done[len(seeds):]) if passes > 1 and isinstance(r, PassResult) and r.draws > 0]
+    second = await asyncio.gather(*(one(plans[j].actions, recipe.seed + OTHER_SEED, f"probe {plans[j].name}: ",
+                                        describe=False, states=False) for j in again), return_exceptions=True)
+    for r in second:
+        if isinstance(r, BaseException) and not isinstance(r, RecordError):
+            raise r
+    seconds = dict(zip(again, second))
+    others: list[PassResult] = []
+    for k, (seed, r) in enumerate(zip(seeds, done[:len(seeds)]), start=2):
+        if isinstance(r, RecordError):
+            warnings.append(f"pass {k} with seed {seed} failed ({r}); evidence checked with the same seed only")
+            r = await one(recipe.actions, recipe.seed, "", describe=False, states=True)
+        others.append(r)  # type: ignore[arg-type]
+    out: list[tuple[ProbePlan, PassResult, PassResult | None]] = []
+    rest = done[len(seeds):]
+    for j, plan in enumerate(plans):
+        got = [rest[j], *([seconds[j]] if j in seconds else [])]
+        err = next((r for r in got if isinstance(r, RecordError)), None)
+        if err is not None:
+            if plan.kind == "recipe":
+                raise err
+            if plan.kind == "derived":
+                derived_log.append(f"{plan.name} ({plan.why}): not kept, the source cannot play it ({err})")
+            else:
+                warnings.append(f"probe {plan.name} dropped: {err}")
+            continue
+        out.append((plan, got[0], got[1] if len(got) > 1 else None))  # type: ignore[arg-type]
+    return others, out
+
+
+#: derived probes tried first (the rest only when these leave main steps unguarded)
+FIRST_DERIVED = ("derived-skip-1", "derived-idle-key-")
+
+
+def _main_actions(recipe: Recipe, first: PassResult, others: list[PassResult], warnings: list[str],
+                  ) -> tuple[list[Action], list[str]]:
+    """The task's actions with the evidence of the main recording (kept where the other seeds agree), and the texts
+    typed in it."""
+    actions: list[Action] = []
+    typed: list[str] = []
+    cue_at = {step: round(max(0.0, t - first.t0), 3) for t, step in first.timeline.marks}
+    for i, (ra, st) in enumerate(zip(recipe.actions, first.steps), start=1):
+        if ra.type == "Type" and ra.text:
+            typed.append(ra.text)
+        info = st.info
+        for o in others:
+            keep = {_check_key(c) for c in o.steps[i - 1].info}
+            info = [c for c in info if _check_key(c) in keep]
+        ev = step_evidence(i, ra, first, others, typed=typed)
+        action = ra.action.model_copy(update=dict(checkpoint_screenshot=f"checkpoints/step_{i}.png",
+                                                  target=st.target, evidence=ev, info=info,
+                                                  video_time_s=cue_at.get(i)))
+        for n in ev.notes:
+            if n.startswith("quoted "):
+                warnings.append(f"step {i}: the assertion {ra.assertion!r}: {n} on the source, so the judge cannot "
+                                "ask a page for it; check the recipe's wording")
+        if ra.assertion and not decisive(action, ev):
+            raise RecordError(
+                f"step {i}: the assertion {ra.assertion!r} has no evidence the judge can check (no quoted phrase "
+                "on screen, no text appeared or disappeared, no stable visual change); write `checks:` for it, "
+                "or drop the assertion")
+        actions.append(action)
+    return actions, typed
+
+
+#: at most this many derived probes are kept (each is replayed on every judged page)
+MAX_DERIVED = 2
+
+
+def _build_probes(recipe: Recipe, probe_passes: list[tuple[ProbePlan, PassResult, PassResult | None]],
+                  actions: list[Action], first: PassResult, typed: list[str], warnings: list[str],
+                  derived_log: list[str]) -> tuple[list[Probe], list[str], list[int]]:
+    """The probes of the task from their recordings: a recipe's own probe only when it asks what the recording
+    showed; a derived one only when a replay of the recording fails it (cut at that step), and only as many as guard
+    steps no other probe guards (the earliest guard first, then the shortest). Returns the probes, the lines that say
+    which main steps each one guards, and the main steps no probe guards."""
+    probes: list[Probe] = []
+    derived: list[tuple[int, int, Probe]] = []
+    decides: dict[str, int | None] = {}
+    for plan, pa, pb in probe_passes:
+        if plan.kind == "recipe":
+            bad = unfair_quotes(plan, first.views)
+            if bad is not None:
+                raise RecordError(f"probe {plan.name}, step {bad[0]}: its assertion quotes {bad[1]!r}, which no screen of "
+                                  "the recording shows; a probe may ask only what the video showed a person (the same "
+                                  "controls, the same texts, the response to other input of the same kind)")
+        acts, notes = _probe_actions(plan, pa, pb, actions)
+        warnings += notes
+        if not acts:
+            continue
+        own = set(typed) | set(plan.replace.values())
+        d = decisive_step(acts, first.views, first.shots, fair_views=first.views, own_texts=own)
+        if plan.kind == "derived":
+            if not d.kept or d.decisive is None:
+                derived_log.append(f"{plan.name} ({plan.why}): not kept, {d.reason}")
+                continue
+            acts = keep_decisive(acts, d.decisive, first.views, first.shots, fair_views=first.views, own_texts=own)
+            derived_log.append(f"{plan.name} ({plan.why}): {d.reason}")
+            derived.append((plan.guards, len(acts), Probe(
+                name=plan.name, kind="derived", guards=plan.guards, mirrors=False, actions=acts,
+                step_mirrors=list(plan.step_mirrors[:len(acts)]))))
+            decides[plan.name] = d.decisive
+            continue
+        decides[plan.name] = d.decisive if d.kept else None
+        if not d.kept:
+            warnings.append(f"probe {plan.name}: a page that replays the recording passes it, so it guards no step "
+                            "(ask, early in it, something whose answer differs from the recorded state at that point)")
+        probes.append(Probe(name=plan.name, kind=plan.kind, guards=plan.guards, mirrors=plan.mirrors,  # type: ignore[arg-type]
+                            replace=plan.replace, actions=acts,
+                            step_mirrors=list(plan.step_mirrors[:len(acts)]) if plan.step_mirrors else []))
+    derived.sort(key=lambda x: (x[0], x[1]))
+    n = len(actions)
+    kept: list[Probe] = []
+    for _, _, p in derived:
+        gm = guard_map(probes + kept, n, decides)
+        if len(kept) < MAX_DERIVED and any(not gm[i] for i in range(p.guards, n + 1)):
+            kept.append(p)
+            derived_log.append(f"{p.name}: kept")
+        else:
+            derived_log.append(f"{p.name}: not kept, the steps it guards are guarded already")
+    probes += kept
+    gm = guard_map(probes, n, decides)
+    lines = [f"probe {p.name} ({p.kind}, {len(p.actions)} step(s)) guards main steps "
+             f"{_span([i for i in gm if p.name in gm[i]])}" for p in probes]
+    open_steps = [i for i in range(1, n + 1) if not gm[i]]
+    if open_steps:
+        warnings.append(f"main step(s) {_span(open_steps)} guarded by no probe: a page that replays the recording earns "
+                        "them (the cheat check below says how much); a probe of the recipe's own can guard them "
+                        "(docs/recipes.md, \"Probes\")")
+    else:
+        lines.append(f"every main step (1-{n}) is guarded by a probe")
+    return probes, lines, open_steps
+
+
+def _span(steps: list[int]) -> str:
+    """1, 2, 3, 5 -> '1-3, 5'."""
+    if not steps:
+        return "none"
+    out, start, prev = [], steps[0], steps[0]
+    for x in steps[1:] + [None]:  # type: ignore[list-item]
+        if x is not None and x == prev + 1:
+            prev = x
+            continue
+        out.append(f"{start}-{prev}" if prev != start else f"{start}")
+        if x is not None:
+            start = prev = x
+    return ", ".join(out)
 
 
 # --------------------------------------------------------------------------- public
@@ -575,87 +652,53 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
         (tmp / "reference").mkdir()
         plans = plan_probes(recipe)
         probe_passes: list[tuple[ProbePlan, PassResult, PassResult | None]] = []
+        derived_log: list[str] = []
         async with async_playwright() as pw:
             browser = await launch_browser(pw)
             try:
-                first = await _run_pass(browser, recipe, src, recipe.actions, full=True, tmp=tmp, progress=progress,
-                                        seed=recipe.seed)
-                others: list[PassResult] = []
-                for k in range(1, passes):
-                    seed = recipe.seed + OTHER_SEED * k
-                    if progress:
-                        progress(f"pass {k + 1}/{passes}: replaying with seed {seed} to keep only evidence that does not depend on chance")
-                    try:
-                        others.append(await _run_pass(browser, recipe, src, recipe.actions, full=False, tmp=None,
-                                                      progress=None, seed=seed))
-                    except RecordError as e:
-                        warnings.append(f"pass {k + 1} with seed {seed} failed ({e}); evidence checked with the same seed only")
-                        others.append(await _run_pass(browser, recipe, src, recipe.actions, full=False, tmp=None,
-                                                      progress=None, seed=recipe.seed))
-                for plan in plans:
-                    if progress:
-                        progress(f"probe {plan.name}: recording it on the source")
-                    try:
-                        pa = await _run_pass(browser, recipe, src, plan.actions, full=False, tmp=None, progress=None,
-                                             seed=recipe.seed, label=f"probe {plan.name}: ")
-                        pb = (await _run_pass(browser, recipe, src, plan.actions, full=False, tmp=None, progress=None,
-                                              seed=recipe.seed + OTHER_SEED, label=f"probe {plan.name}: ")
-                              if passes > 1 else None)
-                    except RecordError as e:
-                        if plan.kind == "recipe":
-                            raise
-                        warnings.append(f"probe {plan.name} dropped: {e}")
-                        continue
-                    probe_passes.append((plan, pa, pb))
+                # the video pass runs in real time (the pointer's moves, typing at a person's pace, holds between
+                # steps) and mostly waits: the other seed's pass, the recipe's probes and the derived probes that need
+                # nothing from it are recorded meanwhile
+                early = [p for p in derive_plans(recipe) if p.name.startswith(FIRST_DERIVED)]
+                video = asyncio.ensure_future(timed("record.video_pass", _run_pass(
+                    browser, recipe, src, recipe.actions, full=True, tmp=tmp, progress=progress, seed=recipe.seed)))
+                rest = asyncio.ensure_future(timed("record.other_passes", _other_passes(
+                    browser, recipe, src, plans + early, passes, warnings, derived_log, progress)))
+                try:
+                    first = await video
+                except BaseException:
+                    rest.cancel()
+                    await asyncio.gather(rest, return_exceptions=True)
+                    raise
+                others, probe_passes = await rest
+                derived = derive_plans(recipe, options={i: st.options for i, st in enumerate(first.steps, 1) if st.options},
+                                       changed=_changed_steps(first))
+                later = [p for p in derived if not p.name.startswith(FIRST_DERIVED)]
+                actions, typed = _main_actions(recipe, first, others, warnings)
+                with phase("record.probes"):
+                    probes, guard_lines, open_steps = _build_probes(recipe, probe_passes, actions, first, typed,
+                                                                    list(warnings), list(derived_log))
+                if open_steps and later:  # more derived candidates, only while some main step is unguarded
+                    _, more = await timed("record.other_passes", _other_passes(
+                        browser, recipe, src, later, passes, warnings, derived_log, progress, main_seeds=False))
+                    probe_passes += more
+                with phase("record.probes"):
+                    probes, guard_lines, open_steps = _build_probes(recipe, probe_passes, actions, first, typed,
+                                                                    warnings, derived_log)
                 if progress:
                     progress("encoding video and asset composites")
-                manifest = write_assets(first.assets, tmp / "assets", tmp / "reference")
-                await render_composites(browser, manifest, tmp / "assets", tmp / "stitched_assets")
+                with phase("record.assets"):
+                    manifest = write_assets(first.assets, tmp / "assets", tmp / "reference")
+                    await render_composites(browser, manifest, tmp / "assets", tmp / "stitched_assets")
                 version = browser.version
             finally:
                 await browser.close()
         vp = (recipe.viewport.width, recipe.viewport.height)
-        n_frames, duration = await asyncio.to_thread(
-            encode, first.frames, first.t0, first.t1, vp, tmp / "video.mp4", fps=fps, timeline=first.timeline)
-        actions: list[Action] = []
-        typed: list[str] = []
-        cue_at = {step: round(max(0.0, t - first.t0), 3) for t, step in first.timeline.marks}
-        for i, (ra, st) in enumerate(zip(recipe.actions, first.steps), start=1):
-            if ra.type == "Type" and ra.text:
-                typed.append(ra.text)
-            info = st.info
-            for o in others:
-                keep = {_check_key(c) for c in o.steps[i - 1].info}
-                info = [c for c in info if _check_key(c) in keep]
-            ev = step_evidence(i, ra, first, others, typed=typed)
-            params = ActionParameters(description=ra.description, text=ra.text, key=ra.key, direction=ra.direction,
-                                      scroll_page=ra.amount if ra.type == "Scroll" else None, value=ra.value,
-                                      clear=False if ra.type == "Type" and not ra.clear else None)
-            action = Action(type=ra.type, parameters=params, visual_evaluation_flag=ra.visual,
-                            checkpoint_screenshot=f"checkpoints/step_{i}.png", logical_assertion=ra.assertion,
-                            target=st.target, checks=list(ra.checks or []), evidence=ev, info=info,
-                            video_time_s=cue_at.get(i))
-            for n in ev.notes:
-                if n.startswith("quoted "):
-                    warnings.append(f"step {i}: the assertion {ra.assertion!r}: {n} on the source, so the judge cannot "
-                                    "ask a page for it; check the recipe's wording")
-            if ra.assertion and not decisive(action, ev):
-                raise RecordError(
-                    f"step {i}: the assertion {ra.assertion!r} has no evidence the judge can check (no quoted phrase "
-                    "on screen, no text appeared or disappeared, no stable visual change); write `checks:` for it, "
-                    "or drop the assertion")
-            actions.append(action)
+        n_frames, duration = await timed("record.encode", asyncio.to_thread(
+            encode, first.video_frames(), first.t0, first.t1, vp, tmp / "video.mp4", fps=fps, timeline=first.timeline))
         for i, what in sorted(first.unsettled.items()):
             warnings.append(f"step {i}: the page never stopped changing ({what}); its checkpoint shows one moment of "
                             "an animation, and the judge shows the rebuilt page at a fixed virtual time")
-        probes: list[Probe] = []
-        for plan, pa, pb in probe_passes:
-            acts, notes = _probe_actions(plan, pa, pb, actions)
-            warnings += notes
-            if acts:
-                probes.append(Probe(name=plan.name, kind=plan.kind, guards=plan.guards, mirrors=plan.mirrors,  # type: ignore[arg-type]
-                                    replace=plan.replace, actions=acts,
-                                    step_mirrors=list(plan.step_mirrors[:len(acts)]) if plan.step_mirrors else []))
         task = Task(id=recipe.id, schema_version=SCHEMA_VERSION, source_website=src.label,
                     classification=recipe.classification,
                     recording_details=RecordingDetails(resolution=f"{vp[0]}x{vp[1]}",
@@ -685,7 +728,8 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
             "screencast_frames": len(first.frames), "seconds": round(time.monotonic() - t_start, 2),
             "step_seconds": [round(s.duration_s, 3) for s in first.steps], "warnings": warnings,
             "seeds": [first.seed] + [o.seed for o in others],
-            "blocked_requests": first.blocked, "url": first.url,
+            "blocked_requests": first.blocked, "url": first.url, "probes": guard_lines,
+            "derived_probes": derived_log,
         }, indent=1))
         (tmp / "task.json").write_text(task.model_dump_json(indent=1, exclude_none=True))
         # atomically replace the destination
@@ -694,6 +738,10 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     if progress:
+        for line in derived_log:
+            progress(f"derived probe {line}")
+        for line in guard_lines:
+            progress(line)
         for w in warnings:
             progress(f"warning: {w}")
     return task.bind(out)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import bisect
 import io
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+
+from ..browser.player import Trace
 
 #: how long a click or key cue stays on the video at full strength: longer than one second, so that frames
 #: sampled at 1 fps (the published rate) always catch every cue (see ``generate.frames.sample_times``'s anchors)
@@ -31,24 +32,9 @@ _KEY_PLACES = ((0.5, 0.93), (0.86, 0.93), (0.14, 0.93), (0.86, 0.07), (0.14, 0.0
 _ARROW = [(0, 0), (0, 17), (4, 13), (7, 20), (10, 19), (7, 12), (12, 12)]
 
 
-@dataclass
-class Timeline:
-    """What the recorder did, in wall-clock seconds (the screencast's clock)."""
-
-    moves: list[tuple[float, float, float]] = field(default_factory=list)  # (t, x, y)
-    clicks: list[tuple[float, float, float]] = field(default_factory=list)
-    keys: list[tuple[float, str]] = field(default_factory=list)
-    #: (t, step) for every action: when a Click, Type, Select or Press cue starts; when a Hover or Scroll
-    #: (no cue) has put its effect on screen
-    marks: list[tuple[float, int]] = field(default_factory=list)
-
-    def pointer(self, t: float) -> tuple[float, float] | None:
-        if not self.moves:
-            return None
-        i = bisect.bisect_right([m[0] for m in self.moves], t) - 1
-        if i < 0:
-            return self.moves[0][1], self.moves[0][2]
-        return self.moves[i][1], self.moves[i][2]
+#: what the recorder did, in wall-clock seconds (the screencast's clock): the player's trace of its moves, clicks,
+#: keys and each action's moment
+Timeline = Trace
 
 
 def _font(size: int) -> ImageFont.ImageFont:

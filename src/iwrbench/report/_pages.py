@@ -13,17 +13,19 @@ from ..errors import IwrError
 from ..generate.frames import task_anchors
 from ..generate.prompt import frame_budget
 from ..models.base import GenerationOptions
-from ..records import Action, Check, StepResult, Summary, Task, TaskResult, VisualScores
+from ..runs.bootstrap import MIN_VERDICT
+from ..records import Action, Check, StepResult, Summary, Task, TaskResult, VisualScores, step_text
 from ._images import ImageStore
 from ._runs import RunSet, Unit
 from ._style import CSS, JS
 from ._svg import grouped_bars
-from ._tables import ERROR_STATUSES, SCORE_COLUMNS
+from ._tables import (CI_COLUMNS, ERROR_STATUSES, SCORE_COLUMNS, adjacent_sentence, ci_text, method_text, signed, steps_text)
 
 #: generated code beyond this many characters is cut (the full file stays in the run folder)
 CODE_LIMIT = 200_000
 TAG_TITLES = {"domain": "Final by domain", "visual_complexity": "Final by visual level",
-              "interaction_complexity": "Final by interaction level"}
+              "interaction_complexity": "Final by interaction level",
+              "provenance": "Final on novel and famous apps"}
 ERROR_TITLES = {"generation_error": "gen. err", "page_error": "page err", "judge_error": "judge err",
                 "task_error": "task err"}
 STATUS_TEXT = {
@@ -64,16 +66,28 @@ def status_badge(status: str) -> str:
 
 
 def _header(rs: RunSet, summary: Summary) -> str:
+    """Title and the facts a reader needs to read the leaderboard; the protocol's differences and the runs'
+    details are folded below the results (``_about``)."""
     p = rs.protocol
-    title = ("How this protocol differs from the published IWR-Bench protocol" if p.name != "iwr-bench"
-             else "Where this implementation departs from the published code")
-    diffs = "".join(f"<li>{e(d)}</li>" for d in p.differences) or "<li>none</li>"
     facts = [
         ("Suite", f"{e(rs.suite)} <span class=\"muted\">(hash {e(rs.suite_hash)})</span>"),
         ("Tasks", e(summary.tasks)),
         ("Models", e(len(summary.leaderboard))),
         ("Judge", _judge_fact(rs)),
     ]
+    lis = "".join(f"<li><b>{k}</b> {v}</li>" for k, v in facts)
+    return (f'<header class="top"><h1>IWR-Bench report <span class="pill" id="protocol">{e(p.id)}</span></h1>'
+            f'<div class="sub">{e(p.description)} Final = 0.7 IFS + 0.3 VFS; VFS = 0.5 LVS + 0.5 HVS; scores 0-100.</div>'
+            f'<ul class="facts">{lis}</ul></header>')
+
+
+def _about(rs: RunSet) -> str:
+    """Folded: how the protocol differs from the published one, and how each run was made."""
+    p = rs.protocol
+    title = ("How this protocol differs from the published IWR-Bench protocol" if p.name != "iwr-bench"
+             else "Where this implementation departs from the published code")
+    diffs = "".join(f"<li>{e(d)}</li>" for d in p.differences) or "<li>none</li>"
+    runs = []
     for rd, spec in rs.runs:
         judge = spec.judge
         parts = [f"made {e(spec.created)}", f"iwrbench {e(spec.iwrbench_version)}"]
@@ -85,12 +99,13 @@ def _header(rs: RunSet, summary: Summary) -> str:
                 v = v.get("name") or v.get("kind") or next(iter(v.values()), None)
             if v:
                 parts.append(f"{k.replace('_', '-')}: {e(v)}")
-        facts.append(("Run", f"{e(rd.path)} <span class=\"muted\">· {' · '.join(parts)}</span>"))
-    lis = "".join(f"<li><b>{k}</b> {v}</li>" for k, v in facts)
-    return (f'<header class="top"><h1>IWR-Bench report <span class="pill" id="protocol">{e(p.id)}</span></h1>'
-            f'<div class="sub">{e(p.description)} Final = 0.7 IFS + 0.3 VFS; VFS = 0.5 LVS + 0.5 HVS; scores 0-100.</div>'
-            f'<div class="hgrid"><ul class="facts">{lis}</ul>'
-            f'<div class="diffs" id="differences"><h2>{e(title)}</h2><ol>{diffs}</ol></div></div></header>')
+        runs.append(f"<li>{e(rd.path)} <span class=\"muted\">· {' · '.join(parts)}</span></li>")
+    return ('<section id="about"><h2>About these numbers</h2>'
+            f'<details class="fold" id="protocol-differences"><summary>{e(title)} '
+            f'<span class="muted">({len(p.differences)})</span></summary>'
+            f'<div id="differences"><ol>{diffs}</ol></div></details>'
+            f'<details class="fold" id="runs"><summary>Run folders <span class="muted">({len(rs.runs)})</span>'
+            f'</summary><ul class="small">{"".join(runs)}</ul></details></section>')
 
 
 def _judge_fact(rs: RunSet) -> str:
@@ -109,33 +124,115 @@ def _judge_fact(rs: RunSet) -> str:
     return f"{e(p.id)}, the judge calls {e(who)} (LLM grounder, assertion and rubric judges)"
 
 
+def _ci_cell(ci) -> str:
+    if ci is None:
+        return '<td class="n ci muted" title="no interval: fewer than 2 scored tasks, or a summary written before intervals">-</td>'
+    return f'<td class="n ci" data-v="{ci.low}" title="95% interval, bootstrap over tasks">{e(ci_text(ci))}</td>'
+
+
 def _leaderboard(summary: Summary, colours: dict[str, str], first_unit: dict[str, str]) -> str:
-    head = ("<tr><th class=\"n\">#</th><th>Model</th>" + "".join(f"<th class=\"n\">{t}</th>" for t, _ in SCORE_COLUMNS)
-            + "<th class=\"n\">Tasks</th>" + "".join(
-                f"<th class=\"n\" title=\"units with status {e(s)}\">{e(ERROR_TITLES[s])}</th>" for s in ERROR_STATUSES) + "</tr>")
+    head = ("<tr><th class=\"n\">#</th><th>Model</th>"
+            + "".join(f'<th class="n">{t}</th><th class="n" title="95% interval of {t}, bootstrap over tasks">95% CI</th>'
+                      for t, _k, _c in CI_COLUMNS)
+            + '<th class="n" title="low-level visual">LVS</th><th class="n" title="high-level visual">HVS</th>'
+            + '<th class="n" title="leading steps passed / steps, over the scored tasks">Steps passed</th>'
+            + '<th class="n" title="scored tasks: what the means and intervals are over">n</th>'
+            + '<th title="units that were not ok, by status (gen. err = generation_error, page err = page_error, '
+              'judge err = judge_error, task err = task_error)">Errors</th></tr>')
     rows = []
     for i, r in enumerate(summary.leaderboard, start=1):
-        m = r["model"]
-        errs = r.get("errors") or {}
+        m = r.model
+        errs = r.errors or {}
         name = f'<span class="sw" style="background:{colours.get(m, "#888")}"></span>{e(m)}'
         if m in first_unit:
             name = f'<a href="{e(first_unit[m])}">{name}</a>'
-        cells = "".join(f'<td class="n" data-v="{"" if r.get(k) is None else r[k]}">{f2(r.get(k))}</td>' for _, k in SCORE_COLUMNS)
-        errc = "".join(f'<td class="n{" fail" if errs.get(s) else " muted"}">{errs.get(s, 0)}</td>' for s in ERROR_STATUSES)
-        rows.append(f'<tr class="model-row{" best" if i == 1 and r.get("final") is not None else ""}" data-model="{e(m)}">'
-                    f'<td class="n">{i}</td><td>{name}</td>{cells}<td class="n">{r["tasks"]}</td>{errc}</tr>')
-    return (f'<div class="wide"><table id="leaderboard" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
-            '<p class="small muted" style="max-width:640px">Tasks = scored tasks (a judge error is ours, so it is listed but not scored). '
-            'LVS = low-level visual (OCR and visual similarity), HVS = high-level visual (rubric). '
-            'Errors by status: gen. = generation_error, page = page_error, judge = judge_error, '
-            'task = task_error (a broken task: listed, not scored). '
-            'Also written as leaderboard.md / .csv / .json next to this file.</p></div>')
+        cells = "".join(f'<td class="n" data-v="{"" if getattr(r, k) is None else getattr(r, k)}">{f2(getattr(r, k))}</td>'
+                        + _ci_cell(getattr(r, c)) for _t, k, c in CI_COLUMNS)
+        cells += "".join(f'<td class="n" data-v="{"" if getattr(r, k) is None else getattr(r, k)}">{f2(getattr(r, k))}</td>'
+                         for k in ("low_level_visual", "high_level_visual"))
+        share = (r.steps_passed / r.steps_total) if r.steps_total else -1
+        cells += f'<td class="n" data-v="{share}">{e(steps_text(r))}</td><td class="n">{r.tasks}</td>'
+        listed = [f"{ERROR_TITLES[s]} {errs[s]}" for s in ERROR_STATUSES if errs.get(s)]
+        errc = (f'<td class="fail nw" data-v="{sum(errs.values())}">{e(", ".join(listed))}</td>' if listed
+                else '<td class="muted" data-v="0">-</td>')
+        rows.append(f'<tr class="model-row{" best" if i == 1 and r.final is not None else ""}" data-model="{e(m)}">'
+                    f'<td class="n">{i}</td><td class="nw">{name}</td>{cells}{errc}</tr>')
+    return (f'<div class="wide"><table id="leaderboard" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table></div>'
+            '<details class="small muted lb-note" id="method"><summary>95% intervals by bootstrap over tasks; n = scored '
+            "tasks; steps passed = leading steps passed / steps</summary>"
+            f"{e(method_text(summary))} Steps passed: the leading steps that passed (what IFS counts) over all steps "
+            "of the scored tasks. LVS = low-level visual (OCR and visual similarity), HVS = high-level visual (rubric). "
+            "Errors by status: gen. err = generation_error, page err = page_error, judge err = judge_error (ours), "
+            "task err = task_error (a broken task). Also written as leaderboard.md / .csv / .json next to this file."
+            "</details>")
+
+
+def _neighbours(summary: Summary) -> str:
+    """Each model against the next one down: is the order more than the draw of the tasks?"""
+    if not summary.adjacent:
+        return ""
+    rows = []
+    for d in summary.adjacent:
+        if d.excludes_zero is None:
+            verdict = f'<span class="na" title="fewer than {MIN_VERDICT} common tasks">too few tasks</span>'
+        elif d.excludes_zero:
+            verdict = '<span class="pass">yes: the order holds</span>'
+        else:
+            verdict = '<span class="muted">no: not told apart</span>'
+        rows.append(f'<tr title="{e(adjacent_sentence(d))}"><td class="nw">{e(d.model)}</td><td class="nw">{e(d.other)}</td>'
+                    f'<td class="n">{d.tasks}</td><td class="n">{signed(d.difference)}</td>'
+                    f'<td class="n nw">{e(ci_text(d.ci))}</td><td class="nw">{verdict}</td></tr>')
+    return ('<div class="lb-part" id="neighbours"><h3>Each model against the next one down</h3>'
+            '<div class="wide"><table><thead><tr><th>Model</th><th>Next down</th><th class="n" title="tasks both were '
+            'scored on">n</th><th class="n">Final diff.</th><th class="n">95% CI</th><th>Excludes 0</th></tr>'
+            f'</thead><tbody>{"".join(rows)}</tbody></table></div>'
+            '<p class="small muted">Paired bootstrap over the tasks both were scored on. An interval that includes 0: '
+            "these tasks cannot tell the two apart.</p></div>")
+
+
+def _provenance(summary: Summary) -> str:
+    """Novel apps (written for the suite) apart from famous ones (published packages), and the gap."""
+    groups = summary.by_tag.get("provenance") or {}
+    if not groups:
+        return ('<div class="lb-part muted small" id="provenance">Novel and famous apps: no task of these runs '
+                "says whether its app is novel (written for the suite) or famous (a published package).</div>")
+    gaps = {g.model: g for g in summary.memorisation_gap}
+    kinds = [k for k in ("novel", "famous") if k in groups] + [k for k in groups if k not in ("novel", "famous")]
+    head = ("<tr><th>Model</th>" + "".join(f'<th class="n" title="Final on {e(k)} apps (95% interval: hover)">{e(k)}</th>'
+                                          f'<th class="n">n</th>' for k in kinds)
+            + '<th class="n" title="Final on famous tasks minus Final on novel tasks">gap</th>'
+              '<th class="n">95% CI</th><th>Excludes 0</th></tr>')
+    rows = []
+    for lb in summary.leaderboard:
+        cells = []
+        for k in kinds:
+            r = next((x for x in groups[k] if x.model == lb.model), None)
+            cells.append('<td class="n na">-</td><td class="n">0</td>' if r is None else
+                         f'<td class="n" title="95% interval {e(ci_text(r.final_ci))}">{f2(r.final)}</td>'
+                         f'<td class="n">{r.tasks}</td>')
+        g = gaps.get(lb.model)
+        if g is None:
+            cells.append('<td class="n na nw" colspan="3">needs tasks of both kinds</td>')
+        else:
+            ex = (f'<span class="na" title="fewer than {MIN_VERDICT} tasks of one kind">too few tasks</span>'
+                  if g.excludes_zero is None else
+                  '<span class="fail">yes</span>' if g.excludes_zero else '<span class="muted">no</span>')
+            cells.append(f'<td class="n">{signed(g.difference)}</td><td class="n nw">{e(ci_text(g.ci))}</td>'
+                         f'<td class="nw">{ex}</td>')
+        rows.append(f'<tr data-model="{e(lb.model)}"><td class="nw">{e(lb.model)}</td>{"".join(cells)}</tr>')
+    return ('<div class="lb-part" id="provenance"><h3>Novel and famous apps</h3>'
+            f'<div class="wide"><table><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table></div>'
+            '<p class="small muted">Final on apps written for this suite (novel: no model can have read their code) '
+            "and on published packages (famous). The memorisation gap = famous - novel, each kind resampled on its "
+            "own. The kinds also differ in domains and levels: compare models' gaps rather than read one alone.</p></div>")
 
 
 def _overall_chart(summary: Summary, models: list[str], colours: dict[str, str]) -> str:
     overall = [(t, {r.model: getattr(r, k) for r in summary.leaderboard}) for t, k in SCORE_COLUMNS]
-    svg = grouped_bars(overall, models, colours, title="All tasks", metric="score", chart_id="chart-overall", compact=True)
-    return f'<div class="chart-box">{svg}{_legend(models, colours)}</div>'
+    cis = {(t, r.model): getattr(r, c) for t, _k, c in CI_COLUMNS for r in summary.leaderboard if getattr(r, c)}
+    svg = grouped_bars(overall, models, colours, title="All tasks", metric="score",
+                       chart_id="chart-overall", compact=True, intervals={k: (v.low, v.high) for k, v in cis.items()})
+    return f'<div class="chart-box">{svg}</div>'
 
 
 def _legend(models: list[str], colours: dict[str, str]) -> str:
@@ -143,24 +240,32 @@ def _legend(models: list[str], colours: dict[str, str]) -> str:
         f'<span><span class="sw" style="background:{colours[m]}"></span>{e(m)}</span>' for m in models) + "</div>"
 
 
-def _charts(summary: Summary, models: list[str], colours: dict[str, str]) -> str:
+def _charts(summary: Summary, models: list[str], colours: dict[str, str], first: str = "") -> str:
+    """The charts by category, after ``first`` (the overall chart), under one legend."""
     legend = _legend(models, colours)
-    boxes = []
+    boxes = [first] if first else []
     for tag, title in TAG_TITLES.items():
         groups = summary.by_tag.get(tag) or {}
         if not groups:
             boxes.append(f'<div class="chart-box muted small" id="chart-{tag}">{e(title)}: no task carries this tag</div>')
             continue
-        data = [(v, {r["model"]: r.get("final") for r in rows}) for v, rows in groups.items()]
-        details = {(v, r["model"]): f" (IFS {f2(r.get('ifs'))}, VFS {f2(r.get('vfs'))}; {r['tasks']} task(s))"
+        data = [(v, {r.model: r.final for r in rows}) for v, rows in groups.items()]
+        details = {(v, r.model): f" {ci_text(r.final_ci)} (IFS {f2(r.ifs)}, VFS {f2(r.vfs)}; n = {r.tasks} task(s))"
                    for v, rows in groups.items() for r in rows}
+        cis = {(v, r.model): (r.final_ci.low, r.final_ci.high) for v, rows in groups.items() for r in rows if r.final_ci}
+        ns = "; ".join(f"{v}: {max((r.tasks for r in rows), default=0)}" for v, rows in groups.items())
         boxes.append(f'<div class="chart-box">'
-                     f'{grouped_bars(data, models, colours, title=title, chart_id=f"chart-{tag}", details=details)}</div>')
-    return legend + '<div class="charts">' + "".join(boxes) + "</div>"
+                     f'{grouped_bars(data, models, colours, title=title, chart_id=f"chart-{tag}", details=details, intervals=cis)}'
+                     f'<div class="small muted chart-n">n (scored tasks): {e(ns)}</div></div>')
+    return (legend + '<div class="charts">' + "".join(boxes) + "</div>"
+            + '<p class="small muted">Whiskers: 95% intervals (bootstrap over the tasks of each group); a group of few '
+            "tasks has a wide interval, or none below 2 tasks. Hover a bar for its numbers.</p>")
 
 
 def _matrix(rs: RunSet, models: list[str], hrefs: dict[tuple[str, str], str]) -> str:
-    head = "<tr><th>Task</th><th>Domain</th><th>Visual</th><th>Interaction</th><th class=\"n\">Actions</th>" + "".join(
+    head = ("<tr><th>Task</th><th>Domain</th><th>Visual</th><th>Interaction</th>"
+            "<th title=\"novel: an app written for the suite; famous: a published package\">Provenance</th>"
+            "<th class=\"n\">Actions</th>") + "".join(
         f"<th class=\"n\">{e(m)}</th>" for m in models) + "</tr>"
     rows = []
     for tid in rs.task_ids:
@@ -183,6 +288,7 @@ def _matrix(rs: RunSet, models: list[str], hrefs: dict[tuple[str, str], str]) ->
                          f'{r.steps_passed}/{r.steps_total} steps">{score}{badge}</a></td>')
         rows.append(f'<tr data-task="{e(tid)}"><td>{e(tid)}</td><td>{e(tags.get("domain", "-"))}</td>'
                     f'<td>{e(tags.get("visual_complexity", "-"))}</td><td>{e(tags.get("interaction_complexity", "-"))}</td>'
+                    f'<td>{e(tags.get("provenance", "-"))}</td>'
                     f'<td class="n">{n}</td>{"".join(cells)}</tr>')
     return (f'<div class="wide"><table id="tasks-table" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}'
             '</tbody></table></div>'
@@ -191,6 +297,8 @@ def _matrix(rs: RunSet, models: list[str], hrefs: dict[tuple[str, str], str]) ->
 
 
 def index_page(rs: RunSet, summary: Summary, colours: dict[str, str], hrefs: dict[tuple[str, str], str]) -> str:
+    """The leaderboard first (scores, intervals, steps passed, n, neighbours, the novel/famous split), then
+    the charts by category and the task matrix; the protocol's differences and the runs are folded last."""
     summary = Summary.model_validate(summary)
     models = [r.model for r in summary.leaderboard]
     first_unit: dict[str, str] = {}
@@ -201,10 +309,13 @@ def index_page(rs: RunSet, summary: Summary, colours: dict[str, str], hrefs: dic
         _header(rs, summary)
         + "<main>"
         + (f'<div class="notes" id="notes"><b>Notes</b><ul>{notes}</ul></div>' if notes else "")
-        + '<section id="leaderboard-section"><h2>Leaderboard</h2><div class="lb-wrap">'
-        + _leaderboard(summary, colours, first_unit) + _overall_chart(summary, models, colours) + "</div></section>"
-        + f'<section id="charts"><h2>Scores by task category</h2>{_charts(summary, models, colours)}</section>'
+        + '<section id="leaderboard-section"><h2>Leaderboard</h2>'
+        + _leaderboard(summary, colours, first_unit)
+        + '<div class="lb-wrap">' + _provenance(summary) + _neighbours(summary) + "</div></section>"
+        + '<section id="charts"><h2>Scores with their intervals, overall and by task category</h2>'
+        + f'{_charts(summary, models, colours, first=_overall_chart(summary, models, colours))}</section>'
         + f'<section id="tasks"><h2>Results by task</h2>{_matrix(rs, models, hrefs)}</section>'
+        + _about(rs)
         + f'<footer class="small muted">Written by iwrbench {e(__version__)} on '
         f'{dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}. No network is used; '
         "pictures are in the folder next to this file.</footer></main>"
@@ -386,8 +497,8 @@ def _screens(unit: Unit, task: Task | None, store: ImageStore, rel_up: str, labe
         diff = share = None
         if gt and shot:
             diff, share = store.diff(gt, shot, f"diff/{label_dir}/{unit.task_id}/step_{i}.jpg")
-        title = "Initial state" if i == 0 else f"Step {i}: {act.type if act else (s.type if s else '?')}"
         desc = "" if i == 0 else ((s.description if s and s.description else None) or (act.description if act else ""))
+        title = "Initial state" if i == 0 else f"Step {i}: {step_text(act.type if act else (s.type if s else '?'), desc)}"
         scored = ""
         if v is not None:
             scored = f" · scored: LVS {f2(v.low_level)}, HVS {f2(v.high_level)}" if v.reached else " · unreached (scored 0)"
@@ -398,7 +509,7 @@ def _screens(unit: Unit, task: Task | None, store: ImageStore, rel_up: str, labe
                    else "no screenshot (the replay stopped before this step)" if i > 0 else "no screenshot")
         diff_cap = f"difference: {share:.1f}% of pixels differ (red)" if share is not None else "difference"
         cards.append(
-            f'<div class="step" id="step-{i}"><h3>{e(title)} <span class="muted">{e(desc)}</span>'
+            f'<div class="step" id="step-{i}"><h3>{e(title)} '
             f'<span class="small muted">{e(scored)}</span></h3><div class="trio">'
             + _figure(rel_up + gt if gt else None, gt_cap, why)
             + _figure(rel_up + shot if shot else None, shot_cap, no_shot)
@@ -495,14 +606,23 @@ def _code(unit: Unit) -> str:
             f'<pre class="code"><code>{e(text)}</code></pre></details>{listing}')
 
 
+def _kept_text(id_: str, title: str, text: str | None) -> str:
+    """A text the run kept (a raw reply, a unit's log), folded, cut at ``CODE_LIMIT``."""
+    if text is None:
+        return ""
+    cut = f" (first {CODE_LIMIT:,} of {len(text):,} characters)" if len(text) > CODE_LIMIT else ""
+    return (f'<details id="{id_}"><summary>{e(title)}{cut}</summary>'
+            f'<pre class="code"><code>{e(text[:CODE_LIMIT])}</code></pre></details>')
+
+
 def _raw_reply(unit: Unit) -> str:
     p = unit.run.raw_reply_file(unit.result)
-    if p is None:
-        return ""
-    text = p.read_text(encoding="utf-8", errors="replace")
-    cut = f" (first {CODE_LIMIT:,} of {len(text):,} characters)" if len(text) > CODE_LIMIT else ""
-    return (f'<details id="raw-reply"><summary>The model\'s raw reply{cut}</summary>'
-            f'<pre class="code"><code>{e(text[:CODE_LIMIT])}</code></pre></details>')
+    return _kept_text("raw-reply", "The model's raw reply", p.read_text(encoding="utf-8", errors="replace") if p else None)
+
+
+def _log(unit: Unit) -> str:
+    """The unit's log (the tracebacks it ended or retried on), folded under its error."""
+    return _kept_text("unit-log", f"Traceback: {unit.result.log}", unit.run.log_text(unit.result))
 
 
 def _generation_line(unit: Unit) -> str:
@@ -546,7 +666,8 @@ def _probes(r: TaskResult) -> str:
             bad = next((s for s in p.steps if not s.passed), None)
             why = (f"step {bad.index}: {bad.error or 'failed'}" if bad else (p.error or "failed"))
             verdict = f'<span class="fail">fail</span> <span class="small muted">{e(why)}</span>'
-        cap = ("-" if p.cap is None else f"at most {p.cap} leading step(s)") + (f" ({p.note})" if p.note else "")
+        cap = ("-" if p.cap is None else f"at most {p.cap} leading step(s); checkpoints after step {p.cap} not reached") \
+            + (f" ({p.note})" if p.note else "")
         rows.append(f"<tr><td>{e(p.name)}</td><td>{p.guards}</td><td>{p.steps_passed}/{p.steps_total}</td>"
                     f"<td>{verdict}</td><td>{e(cap)}</td></tr>")
     main = "" if r.steps_passed_main is None else (
@@ -555,7 +676,7 @@ def _probes(r: TaskResult) -> str:
     return ('<section id="probes"><h2>Probes (other input, another order)</h2>'
             '<p class="small muted">After the main trajectory the task is replayed in a fresh page with other input '
             "(e.g. other text typed). A page that shows the recorded states whatever the input fails here, and the "
-            "IFS counts only the steps the probe allows.</p>"
+            "IFS counts only the steps the probe allows; the visual checkpoints after them count as not reached.</p>"
             '<div class="wide"><table><thead><tr><th>probe</th><th>guards from step</th><th>steps passed</th>'
             f"<th>verdict</th><th>IFS credit</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>{main}</section>")
 
@@ -589,7 +710,7 @@ def unit_page(unit: Unit, task: Task | None, store: ImageStore, *, label_dir: st
         f'<nav class="models small">Models on this task: {sib}</nav>'
         f'<p class="small muted">{e(tags)}{" · source " + e(src) if src else ""} · protocol {e(r.protocol)} · '
         f'run {e(unit.run.path)}</p>'
-        f"{err}<div class=\"scores\">{scores}</div>{_generation_line(unit)}{blocked}"
+        f"{err}{_log(unit)}<div class=\"scores\">{scores}</div>{_generation_line(unit)}{blocked}"
         f'<section id="timeline-section"><h2>Step timeline</h2>{_timeline(unit, task)}'
         '<p class="small muted">IFS counts the leading steps that executed and passed their assertion; '
         "a green edge marks them, a red edge the step where the count stops.</p></section>"

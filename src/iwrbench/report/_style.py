@@ -10,13 +10,16 @@ header.top{background:#0d1117;color:#e6edf3;padding:14px 24px 16px}
 header.top a{color:#9ecbff}
 header.top h1{font-size:20px;margin:0 0 2px}
 header.top .sub{color:#9da7b3;font-size:13px}
-.hgrid{display:grid;grid-template-columns:minmax(320px,1fr) minmax(360px,1.25fr);gap:18px;margin-top:8px}
-@media (max-width:760px){.hgrid{grid-template-columns:minmax(0,1fr)}}
-.facts{font-size:12.5px;color:#c9d1d9;margin:6px 0 0;padding:0;list-style:none}
-.facts li{margin:1px 0}.facts b{color:#e6edf3;font-weight:600}
-.diffs{background:#161b22;border:1px solid #30363d;border-radius:6px;padding:8px 12px;font-size:12px;color:#c9d1d9}
-.diffs h2{font-size:12.5px;margin:0 0 4px;color:#e6edf3;font-weight:600}
-.diffs ol{margin:0;padding-left:18px}.diffs li{margin:1px 0}
+.facts{font-size:12.5px;color:#c9d1d9;margin:6px 0 0;padding:0;list-style:none;display:flex;flex-wrap:wrap;gap:2px 22px}
+.facts li{margin:1px 0;min-width:0;overflow-wrap:anywhere}.facts b{color:#e6edf3;font-weight:600}
+details.fold{border:1px solid var(--line);border-radius:6px;padding:6px 12px;margin:8px 0;background:var(--soft)}
+details.fold>summary{font-weight:600}
+details.fold ol,details.fold ul{margin:6px 0 2px;padding-left:20px;font-size:12.5px}details.fold li{margin:2px 0}
+td.ci{color:var(--muted);font-size:12px;white-space:nowrap}
+.lb-note{max-width:1000px;margin:6px 0 10px}.lb-note>summary{font-weight:400}
+.lb-wrap{margin-top:4px}.lb-part{flex:0 1 auto;min-width:0;max-width:100%;margin:0 0 8px}.lb-part h3{margin:0 0 4px}
+.lb-part p{max-width:560px;margin:4px 0 0}
+svg.chart .ci{stroke:#1f2328;stroke-width:1.2;fill:none}
 .pill{display:inline-block;border-radius:999px;padding:1px 9px;font-size:12px;font-weight:600;
 background:#1f6feb;color:#fff;vertical-align:middle}
 main{padding:12px 24px 40px;max-width:1500px}

@@ -15,10 +15,13 @@ def model_colours(models: list[str]) -> dict[str, str]:
 
 def grouped_bars(groups: list[tuple[str, dict[str, float | None]]], models: list[str], colours: dict[str, str],
                  *, title: str, metric: str = "Final", chart_id: str = "",
-                 details: dict[tuple[str, str], str] | None = None, compact: bool = False) -> str:
+                 details: dict[tuple[str, str], str] | None = None, compact: bool = False,
+                 intervals: dict[tuple[str, str], tuple[float, float]] | None = None) -> str:
     """``groups``: (group label, {model: value 0-100 or None}) in display order; ``details``
-    adds text to a bar's tooltip, keyed by (group, model); ``compact`` draws narrower bars."""
+    adds text to a bar's tooltip, keyed by (group, model); ``compact`` draws narrower bars;
+    ``intervals`` (low, high), keyed like ``details``, draws a whisker over the bar."""
     details = details or {}
+    intervals = intervals or {}
     n = max(1, len(models))
     bar = (12 if n <= 4 else 8 if n <= 8 else 5) if compact else (22 if n <= 4 else 14 if n <= 8 else 9)
     inner_gap, group_gap = (1, 16) if compact else (2, 28)
@@ -48,6 +51,14 @@ def grouped_bars(groups: list[tuple[str, dict[str, float | None]]], models: list
             y = top + plot_h - h
             out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar}" height="{max(h, 0.8):.1f}" fill="{colours.get(m, "#888")}">'
                        f'<title>{escape(m)} · {escape(name)}: {metric} {v:.2f}{escape(details.get((name, m), ""))}</title></rect>')
+            ci = intervals.get((name, m))
+            if ci is not None:
+                lo, hi = (top + plot_h - max(0.0, min(100.0, c)) * plot_h / 100 for c in ci)
+                cx, cap = x + bar / 2, min(4.0, bar / 2)
+                out.append(f'<path class="ci" d="M{cx:.1f} {lo:.1f}V{hi:.1f}M{cx - cap:.1f} {lo:.1f}H{cx + cap:.1f}'
+                           f'M{cx - cap:.1f} {hi:.1f}H{cx + cap:.1f}"><title>{escape(m)} · {escape(name)}: 95% interval '
+                           f'{ci[0]:.2f} to {ci[1]:.2f}</title></path>')
+                y = min(y, hi)
             if bar >= 12:
                 out.append(f'<text x="{x + bar / 2:.1f}" y="{y - 3:.1f}" class="val{" sm" if compact else ""}" '
                            f'text-anchor="middle">{v:.0f}</text>')

@@ -40,3 +40,5 @@ class EvalConfig:
     retry_errors: bool = False
     #: only the first N tasks, sorted by id, after ``only`` (``--limit``; recorded in run.json)
     limit: int | None = None
+    #: a finished run whose pages are judged again instead of generating (``iwr judge``; runs/rejudge.py)
+    pages_from: str | Path | None = None

@@ -31,13 +31,11 @@ from ..records import RunSpec, Summary, Task
 from ..tasks import load_suite, suite_hash
 from .config import EvalConfig
 from .progress import Progress, RunStarted, UnitDone, UnitStarted, emit
+from .options import RUNTIME_OPTIONS  # noqa: F401 (re-exported: the options recorded apart)
 from .rundir import RunDir
 from .summary import summarize
 from .unit import BrowserBox, make_components, one_line, resolve_models, run_unit  # noqa: F401 (re-exported)
 
-
-#: generation options that change how a run goes, not what a model is sent (not compared on resume)
-RUNTIME_OPTIONS = {"concurrency", "timeout_s", "retries", "max_cost_usd", "dry_run", "cache_dir"}
 
 
 #: the results ``--retry-errors`` redoes: no usable page from the model, or our own judging failed
@@ -85,6 +83,20 @@ def make_spec(cfg: EvalConfig, tasks: list[Task], protocol: Protocol, components
     )
 
 
+def _judging_pages_of(cfg: EvalConfig, spec: RunSpec) -> RunSpec:
+    """run.json of a run judging the pages of the finished run ``cfg.pages_from``: where they came from, and
+    that run's generation record (how the pages were made). Its tasks must be those the pages were made for."""
+    from .rejudge import pages_from
+
+    old_run = RunDir(cfg.pages_from)  # type: ignore[arg-type]
+    old = old_run.read_spec()
+    if old.suite_hash != spec.suite_hash and not cfg.allow_changed_config:
+        raise IwrError(f"the tasks changed since {cfg.pages_from} was run (suite hash {old.suite_hash[:12]} then, "
+                       f"{spec.suite_hash[:12]} now): its pages were made for other tasks; pass "
+                       "--allow-changed-config to judge them all the same")
+    return spec.model_copy(update={"generation": old.generation, "pages_from": pages_from(old_run, old)})
+
+
 async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> Summary:
     protocol = get_protocol(cfg.protocol, to_run=True)
     tasks = load_suite(cfg.tasks, only=cfg.only)
@@ -113,6 +125,8 @@ async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> S
     try:
         browser = await box.get()
         spec = make_spec(cfg, tasks, protocol, components, models, browser.version)
+        if cfg.pages_from is not None:
+            spec = _judging_pages_of(cfg, spec)
         if limit is not None:
             spec = spec.model_copy(update={"limit": {k: v for k, v in limit.items() if k != "tasks"}})
         asked = spec

@@ -7,6 +7,7 @@
     summary.json             records.Summary: the leaderboard, overall and by tag
     pages/<model>/<task>/    what the model wrote (index.html, raw_reply.txt, request.json, ...)
     shots/<model>/<task>/    the judge's screenshots, and its model's replies under llm/
+    logs/<model>/<task>.log  the tracebacks of a unit that raised (the result row names its log)
 
 Crash safety: a result line is written with a single ``write`` of a complete line followed by
 ``fsync``; a line cut short by a kill is ignored on reading (and the file is truncated back to
@@ -42,7 +43,7 @@ SUMMARY = "summary.json"
 PAGE = "index.html"
 
 #: run.json keys that must match for a resume to continue a run
-RESUME_KEYS = ("suite_hash", "protocol", "judge", "generation")
+RESUME_KEYS = ("suite_hash", "protocol", "judge", "generation", "pages_from")
 #: of those, what ``--retry-errors`` may change for the units it redoes
 RETRY_MAY_CHANGE = ("generation",)
 
@@ -80,6 +81,32 @@ class RunDir:
 
     def shots_dir(self, model: str, task_id: str) -> Path:
         return self.path / "shots" / model_dir_name(model) / task_id
+
+    def log_file(self, model: str, task_id: str) -> Path:
+        """The unit's log: every traceback it ended or retried on, appended (a resumed unit keeps the earlier)."""
+        return self.path / "logs" / model_dir_name(model) / f"{task_id}.log"
+
+    def write_log(self, model: str, task_id: str, what: str, exc: BaseException) -> str:
+        """Append ``exc``'s traceback under a heading saying ``what`` happened; returns the log's relative path."""
+        import datetime
+        import traceback
+
+        p = self.log_file(model, task_id)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        when = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        text = "".join(traceback.format_exception(exc))
+        with open(p, "a", encoding="utf-8") as f:
+            f.write(f"=== {when} {what}\n{text}\n")
+        return self.relative(p)
+
+    def log_text(self, result: TaskResult) -> str | None:
+        """The unit's log (what ``result.log`` names), if it is in the run folder."""
+        if not result.log:
+            return None
+        p = (self.path / result.log).resolve()
+        if not p.is_relative_to(self.path.resolve()) or not p.is_file():
+            return None
+        return p.read_text(encoding="utf-8", errors="replace")
 
     def relative(self, path: Path) -> str:
         """``path`` (inside the run folder) as the run's records name it: relative, with '/'."""

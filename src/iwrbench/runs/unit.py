@@ -4,7 +4,9 @@ Used by both executors (``evaluate``: local; ``ray_executor``: one per Ray worke
 wrong: the task's files are checked first (``tasks.files.task_problems``: a broken task is a
 ``task_error``), a ``TaskError`` while generating or judging is a ``task_error`` too, an ``IwrError`` of
 the model a ``generation_error``, our browser dying a retried ``judge_error``, anything unforeseen a
-``judge_error`` with a one-line message.
+``judge_error`` with a one-line message. Whatever was raised, its traceback is appended to the unit's log in
+the run folder (``RunDir.log_file``), which the row names (``TaskResult.log``) and the report shows: the
+row stays one line, the traceback is not lost.
 """
 
 from __future__ import annotations
@@ -34,8 +36,14 @@ def make_components(cfg: EvalConfig, protocol: Protocol) -> JudgeComponents:
 
 
 def resolve_models(cfg: EvalConfig, **kwargs: Any) -> list[Model]:
-    """The run's models; the oracle gets ``cfg.oracle_recipes``."""
+    """The run's models; the oracle gets ``cfg.oracle_recipes``. Judging a finished run's pages again
+    (``cfg.pages_from``): its models, each handing over its pages (``rejudge.RunPages``)."""
     from ..validate.oracle import OracleModel
+
+    if cfg.pages_from is not None:
+        from .rejudge import run_pages
+
+        return run_pages(cfg, **kwargs)
 
     models = [resolve_model(m, cfg.options, **kwargs) for m in cfg.models]
     for m in models:
@@ -52,11 +60,19 @@ def one_line(e: BaseException, limit: int = 300) -> str:
 
 
 def _row(model: Model, task: Task, protocol: Protocol, status: str, error: str, t0: float,
-         gen: Generation | None = None, attempts: int = 1) -> TaskResult:
+         gen: Generation | None = None, attempts: int = 1, log: str | None = None) -> TaskResult:
     return TaskResult(model=model.name, task_id=task.id, status=status, protocol=protocol.id,  # type: ignore[arg-type]
                       steps_total=len(task.action_sequence), tags=task.tags, error=error.replace("\n", " "),
                       generation=gen.info if gen else None, attempts=attempts,
-                      duration_s=round(time.monotonic() - t0, 2))
+                      duration_s=round(time.monotonic() - t0, 2), log=log)
+
+
+def _log(run: RunDir, model: Model, task: Task, what: str, e: BaseException) -> str | None:
+    """Keep ``e``'s traceback in the unit's log; the log's path for the row (None if it cannot be written)."""
+    try:
+        return run.write_log(model.name, task.id, what, e)
+    except OSError:
+        return None
 
 
 async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: RunDir, protocol: Protocol,
@@ -72,18 +88,24 @@ async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: Run
         problems = await asyncio.to_thread(task_problems, task)
     except Exception as e:  # noqa: BLE001
         problems = [f"{task.dir}: cannot check the task's files ({one_line(e)})"]
+        log = _log(run, model, task, "task_error: cannot check the task's files", e)
+    else:
+        log = None
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        return _row(model, task, protocol, "task_error", problems[0] + more, t0)
+        return _row(model, task, protocol, "task_error", problems[0] + more, t0, log=log)
     page_dir = run.page_dir(model.name, task.id)
     try:
         gen = await model.generate(task, page_dir, options)
     except TaskError as e:
-        return _row(model, task, protocol, "task_error", str(e), t0)
+        return _row(model, task, protocol, "task_error", str(e), t0,
+                    log=_log(run, model, task, "task_error while generating", e))
     except IwrError as e:
         gen = Generation(GenerationOutcome.FAILED, None, GenerationInfo(), error=str(e))
+        log = _log(run, model, task, "generation_error", e)
     except Exception as e:  # noqa: BLE001 - a bug of ours (or of a provider's SDK): never the model's fault
-        return _row(model, task, protocol, "judge_error", f"generation failed unexpectedly: {one_line(e)}", t0)
+        return _row(model, task, protocol, "judge_error", f"generation failed unexpectedly: {one_line(e)}", t0,
+                    log=_log(run, model, task, "judge_error: generation failed unexpectedly", e))
     if gen.info.raw_reply:  # a model names its files in its page folder; the run's records, in the run folder
         gen.info.raw_reply = run.relative(page_dir / gen.info.raw_reply)
     gen.info.outcome = gen.outcome
@@ -95,7 +117,7 @@ async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: Run
         return TaskResult(model=model.name, task_id=task.id, status=gen.outcome.status, protocol=protocol.id,
                           ifs=zero, vfs=zero, final=zero, low_level_visual=zero, high_level_visual=zero,
                           steps_total=len(task.action_sequence), tags=task.tags, error=gen.error,
-                          generation=gen.info, duration_s=round(time.monotonic() - t0, 2))
+                          generation=gen.info, duration_s=round(time.monotonic() - t0, 2), log=log)
     last_err = ""
     for attempt in range(1, retries + 2):
         try:
@@ -105,18 +127,23 @@ async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: Run
             res.generation = gen.info
             res.attempts = attempt
             res.duration_s = round(time.monotonic() - t0, 2)
+            res.log = log
             return res
         except JudgeError as e:  # the judge model was asked again already: redoing the unit asks the same
-            return _row(model, task, protocol, "judge_error", str(e), t0, gen, attempt)
+            return _row(model, task, protocol, "judge_error", str(e), t0, gen, attempt,
+                        _log(run, model, task, f"judge_error (attempt {attempt})", e))
         except InfraError as e:
             last_err = str(e)
+            log = _log(run, model, task, f"judge_error (attempt {attempt}; the browser is restarted)", e)
             await browser_box.restart()
         except TaskError as e:  # e.g. a checkpoint that changed under us
-            return _row(model, task, protocol, "task_error", str(e), t0, gen, attempt)
+            return _row(model, task, protocol, "task_error", str(e), t0, gen, attempt,
+                        _log(run, model, task, f"task_error (attempt {attempt})", e))
         except Exception as e:  # noqa: BLE001 - unforeseen: this unit is ours to redo, the run goes on
             # what judge/score.py could raise here on a bad file is caught by task_problems() first
-            return _row(model, task, protocol, "judge_error", f"judging failed: {one_line(e)}", t0, gen, attempt)
-    return _row(model, task, protocol, "judge_error", last_err, t0, gen, retries + 1)
+            return _row(model, task, protocol, "judge_error", f"judging failed: {one_line(e)}", t0, gen, attempt,
+                        _log(run, model, task, f"judge_error: judging failed (attempt {attempt})", e))
+    return _row(model, task, protocol, "judge_error", last_err, t0, gen, retries + 1, log)
 
 
 class BrowserBox:

@@ -85,19 +85,49 @@ def task_dirs(tasks_dir: Path, only: Any = None) -> list[Path]:
     return dirs
 
 
+def load_or_errors(d: Path, set_name: str, pages: Any) -> tuple[Task | None, list[Any]]:
+    """The task in folder ``d``, or (None, one error verdict per page of the set): a task that cannot be read is
+    listed, never dropped."""
+    from ..tasks.load import load_task
+    from . import Verdict
+
+    try:
+        return load_task(d), []
+    except Exception as e:  # noqa: BLE001
+        return None, [Verdict(set=set_name, task_id=d.name, page=p, steps=0, judged=None, truth=None,
+                              note=f"error: {str(e).splitlines()[0][:200]}") for p in pages]
+
+
 class VerdictLog:
     """This run's verdicts, one JSON object a line, written as they come (a cut run keeps what it judged)."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
         self.path.write_text("")
+        self.verdicts: list[Any] = []
 
     def add(self, verdicts: list[Any]) -> None:
         import json
 
+        self.verdicts.extend(verdicts)
         with self.path.open("a") as f:
             for v in verdicts:
                 f.write(json.dumps(v.as_dict(), default=str) + "\n")
+
+    async def run(self, body: Callable[[Callable[[], Awaitable[Any]]], Awaitable[None]], browser: Any,
+                  table: Callable[[list[Any]], str]) -> list[Any]:
+        """A set's run: ``body`` adds its verdicts here (``with_browser``), then summary.md beside the log."""
+        await with_browser(body, browser)
+        (self.path.parent / "summary.md").write_text(table(self.verdicts))
+        return self.verdicts
+
+
+def offline_judge() -> tuple[Any, JudgeComponents]:
+    """The protocol the judge's validity sets judge with (offline@2) and its components, checked."""
+    protocol = get_protocol("offline")
+    components = JudgeComponents.for_protocol(protocol)
+    components.check()
+    return protocol, components
 
 
 async def with_browser(body: Callable[[Callable[[], Awaitable[Any]]], Awaitable[None]], browser: Any = None) -> None:

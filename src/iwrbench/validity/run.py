@@ -4,6 +4,8 @@ Each set returns :class:`~iwrbench.validity.Verdict` rows; this module runs the 
 ``validity.json`` (every row) and ``validity.md`` (the summary tables) into the output folder, and
 says whether every set met its criterion:
 
+- ``visibility``: the text reader counts a text as seen exactly when it is painted, on small pages of common
+  CSS and their twins hidden by paint alone (``validity/visibility.py``);
 - ``todomvc``, ``reconstructions``: the judged prefix equals the truth on every page (agreement), no
   false pass;
 - ``markup``: IFS 100 on every verified markup change of the source;
@@ -23,8 +25,9 @@ from typing import Callable
 
 from . import Verdict
 
-SETS = ("oracle", "markup", "cheats", "todomvc", "reconstructions", "visual")
+SETS = ("visibility", "oracle", "markup", "cheats", "todomvc", "reconstructions", "visual")
 CRITERIA = {
+    "visibility": "the reader counts a text as seen exactly when it is painted (label and OCR) on every page",
     "oracle": "IFS 100 on every task (the source judged as a model's page)",
     "markup": "IFS 100 on every verified markup change of the source",
     "cheats": "Final <= 15 on every task",
@@ -63,7 +66,7 @@ def summarise(rows: list[Verdict]) -> dict[str, dict]:
         s = {"criterion": CRITERIA.get(name, ""), "pages": len(rs), "judged": len(judged),
              "ok": sum(r.ok for r in rs), "not_judged": len(rs) - len(judged),
              "false_pass": sum(r.false_pass for r in rs), "false_fail": sum(r.false_fail for r in rs)}
-        if name in ("todomvc", "reconstructions"):
+        if name in ("todomvc", "reconstructions", "visibility"):
             agree = sum(1 for r in judged if r.judged == r.truth)
             s["agreement"] = round(100.0 * agree / len(judged), 1) if judged else None
             batches = sorted({r.extra.get("batch", "") for r in judged} - {""})

@@ -177,13 +177,10 @@ def task_from_recipe(path: str | Path) -> Any:
     """A task's actions straight from its recipe, not recorded (no targets, checks, video or
     checkpoints): all the probe needs, so the truth can be had without a recording."""
     from ..record.recipe import load_recipe
-    from ..records import Action, ActionParameters, RecordingDetails, Task
+    from ..records import RecordingDetails, Task
 
     r = load_recipe(path)
-    acts = [Action(type=a.type, visual_evaluation_flag=a.visual, logical_assertion=a.assertion,
-                   parameters=ActionParameters(description=a.description, text=a.text, key=a.key, value=a.value,
-                                               direction=a.direction))
-            for a in r.actions]
+    acts = [a.action for a in r.actions]
     rd = RecordingDetails(resolution=f"{r.viewport.width}x{r.viewport.height}", seed=r.seed, freeze_time=r.freeze_time)
     return Task(id=r.id, recording_details=rd, action_sequence=acts).bind(Path(path).resolve().parent)
 
@@ -526,15 +523,14 @@ async def probe(browser: Any, root: Path, entry: str, task: Any, shots_dir: Path
     from ..browser.settle import screenshot
 
     ops = ops if ops is not None else spec_for(task)
-    extra = task.recording_details.model_extra or {}
     res = ProbeResult(truth=None)
     if shots_dir is not None:
         shots_dir.mkdir(parents=True, exist_ok=True)
     with StaticServer({"/": root}) as srv:
         try:
             ctx, _net, page, tracker, watch = await _open(
-                browser, srv.url(entry), srv.origin, task.viewport, seed=int(extra.get("seed") or 1),
-                freeze_time=extra.get("freeze_time"))
+                browser, srv.url(entry), srv.origin, task.viewport, seed=task.recording_details.seed or 1,
+                freeze_time=task.recording_details.freeze_time)
         except Exception as e:
             res.error = f"the page did not load: {_short(e)}"
             return res

@@ -255,12 +255,11 @@ async def drive(browser: Any, task: Any, bundle: Any, shots_dir: Path, steps: di
                     (self.shots_dir / f"step_{i}.{v}.error.txt").write_text(str(e)[:500])
             return data
 
-    extra = task.recording_details.model_extra or {}
-    seed = int(extra.get("seed") or 1)
+    seed = task.recording_details.seed or 1
     with host(bundle, task.assets_dir) as (url, origins):
         run = Variants(task, task.action_sequence, url, origins, shots_dir, protocol, limits, None, None, None, {}, {},
                        prefix="")
-        await _in_context(browser, task, origins, seed, extra, limits, run, [])
+        await _in_context(browser, task, origins, seed, task.recording_details.freeze_time, limits, run, [])
     return out
 
 

@@ -1,0 +1,336 @@
+"""Probes: the task replayed with other input, so that a page which only replays the recording fails.
+
+A page can show the recorded states whatever the input (a slideshow of the frames, a state machine that
+advances on any event, hard-coded texts). The judge replays every probe after the main trajectory, in a fresh
+page; a page that fails one has its credit capped (docs/judge.md, "Probes"). Three sources of probes:
+
+- the recipe's own (``probes:``), written by an author who knows the app;
+- the automatic one: every typed text replaced by another of the same shape (``other_text``);
+- **derived** ones, which the recorder makes from the trajectory itself for every recipe: the visit without its
+  first step; a step done twice; two neighbouring steps in the other order; another option for each Select; and
+  before a key press, a key the page does not use (which must change nothing), then the recorded one.
+
+Each candidate is recorded on the source twice (two seeds) like the main trajectory, and kept only when it can
+tell the source from a page that replays the recording. That is decided here, at record time, by replaying the
+recording itself against the probe (``decisive_step``): a page that shows the recorded states in order, one per
+event, is at main state ``j`` after ``j`` probe steps; the first probe step whose evidence that replay fails is
+the probe's decisive step. A derived probe is cut there, and asks only there, and only what tells the two apart:
+the probe steps before it ask only that they execute. So a faithful page, whose behaviour is the source's, passes
+it; a replaying page fails it.
+
+Fair probes only: a probe may ask only what the recording showed a person. A text a probe asks for must appear
+on some screen of the main recording (or be the echo of the probe's own typed text); a derived probe's other
+texts are left out, and a recipe probe whose assertion quotes a text the recording never shows is refused with
+the step named (``unfair_quotes``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..checks.evidence import judge_change, judge_still, judge_text
+from ..checks.view import View, quoted_phrases
+from ..records import Action, Evidence
+from .recipe import Recipe, RecipeAction, RecipeProbe
+
+#: keys tried, in order, as "a key the page does not use" (the first that changes nothing on the source is kept)
+UNUSED_KEYS = ("F9", "F10", "Insert")
+#: a derived probe is recorded at most this many steps past the step where it departs from the main trajectory
+#: (a replaying page is caught within a step or two of it, or not by this probe)
+DERIVED_REACH = 3
+#: at most this many derived probes of one kind
+PER_KIND = 2
+
+
+def other_text(s: str, salt: str = "") -> str:
+    """Another text of the same shape: letters to other letters, digits to other digits.
+
+    Deterministic, so a task records the same probe every time; punctuation, spaces and @ stay, so an
+    e-mail stays an e-mail and a number stays a number.
+    """
+    rnd = random.Random(hashlib.sha256((salt + "\0" + s).encode()).digest())
+    lower = "abcdefghijklmnopqrstuvwxyz"
+    perm = list(lower)
+    while True:
+        rnd.shuffle(perm)
+        if all(a != b for a, b in zip(lower, perm)):
+            break
+    m = dict(zip(lower, perm))
+    shift = rnd.randint(1, 9)
+    out = []
+    for ch in s:
+        if ch in m:
+            out.append(m[ch])
+        elif ch.lower() in m:
+            out.append(m[ch.lower()].upper())
+        elif ch.isdigit():
+            out.append(str((int(ch) + shift) % 10))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+@dataclass
+class ProbePlan:
+    name: str
+    kind: str  # text | recipe | derived
+    guards: int
+    mirrors: bool
+    replace: dict[str, str]
+    actions: list[RecipeAction]
+    #: per probe action, the main step it asks the same of (None: none)
+    step_mirrors: list[int | None] = field(default_factory=list)
+    #: derived probes: what the probe tries, in words (printed by ``iwr record``)
+    why: str = ""
+
+
+def _substitute(s: str | None, replace: dict[str, str]) -> str | None:
+    if s is None:
+        return None
+    for old in sorted(replace, key=len, reverse=True):
+        s = s.replace(old, replace[old])
+    return s
+
+
+def plan_probes(recipe: Recipe) -> list[ProbePlan]:
+    """The recipe's own probes, and the automatic one (other typed text) unless the recipe turns it off."""
+    specs: list[RecipeProbe] = list(recipe.probes) if recipe.probes is not None else []
+    auto_spec = None
+    if recipe.auto_probe and recipe.probes != []:
+        typed = [a.text for a in recipe.actions if a.type == "Type" and a.text and a.text.strip()]
+        if typed:
+            auto_spec = RecipeProbe(name="other-text", replace={t: other_text(t, recipe.id) for t in dict.fromkeys(typed)})
+            specs = [auto_spec, *specs]
+    plans = []
+    for k, sp in enumerate(specs, start=1):
+        auto = sp is auto_spec
+        if sp.replace is not None:
+            acts = []
+            first = None
+            for j, a in enumerate(recipe.actions, start=1):
+                b = a.model_copy()
+                if a.type == "Type" and a.text in sp.replace:
+                    b.text = sp.replace[a.text]
+                    first = first or j
+                b.assertion = _substitute(a.assertion, sp.replace)
+                if a.checks is not None:
+                    b.checks = [c.model_validate_json(_substitute(c.model_dump_json(), sp.replace) or "") for c in a.checks]
+                acts.append(b)
+            plans.append(ProbePlan(sp.name or f"probe-{k}", "text" if auto else "recipe", first or 1, True,
+                                   dict(sp.replace), acts))
+        elif sp.skip is not None:
+            skipped = set(sp.skip)
+            kept = [(j, a) for j, a in enumerate(recipe.actions, start=1) if j not in skipped]
+            plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
+                                   [a for _, a in kept], [j for j, _ in kept]))
+        else:
+            # an action that mirrors main step k asks what step k asks, unless it says what to ask itself
+            acts = []
+            for a in sp.actions or []:
+                m = recipe.actions[a.mirrors - 1] if a.mirrors else None
+                if m is not None and a.assertion is None and a.checks is None and not a.unchanged:
+                    a = a.model_copy(update={"assertion": m.assertion, "checks": m.checks})
+                acts.append(a)
+            plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
+                                   acts, [a.mirrors for a in sp.actions or []]))
+    return plans
+
+
+def _plain(a: RecipeAction) -> RecipeAction:
+    """A main action as a derived probe replays it: what it does, nothing it asks (the probe decides that)."""
+    return a.model_copy(update={"assertion": None, "checks": None, "visual": False, "mirrors": None})
+
+
+def derive_plans(recipe: Recipe, *, options: dict[int, list[str]] | None = None,
+                 changed: set[int] | None = None) -> list[ProbePlan]:
+    """Candidate probes made from the trajectory itself (see the module doc); each is recorded, then kept only
+    when it tells the source from a replay of the recording.
+
+    ``options``: for each Select step, the options its menu offered on the source (labels); ``changed``: the main
+    steps after which the source's screen showed different texts (a step done twice is tried on those)."""
+    if not recipe.auto_probe or recipe.probes == []:
+        return []
+    acts = recipe.actions
+    n = len(acts)
+    changed = changed or set()
+    out: list[ProbePlan] = []
+
+    def cut(seq: list[RecipeAction], start: int) -> list[RecipeAction]:
+        return seq[:start + DERIVED_REACH]
+
+    # the visit without its first step: a page that walks through the recorded states in order, whatever is
+    # done, is one state ahead from the first step on
+    if n >= 2:
+        seq = [_plain(a) for a in acts[1:]]
+        out.append(ProbePlan("derived-skip-1", "derived", 1, False, {}, cut(seq, 1), list(range(2, n + 1))[:len(cut(seq, 1))],
+                             why="the visit without its first step"))
+    # a step done twice (a click that adds, counts, toggles: the second time changes what the first did)
+    twice = [k for k in range(1, n + 1) if acts[k - 1].type in ("Click", "Press") and k in changed
+             and not acts[k - 1].unchanged][:PER_KIND]
+    for k in twice:
+        seq = [_plain(a) for a in acts[:k]] + [_plain(acts[k - 1])] + [_plain(a) for a in acts[k:]]
+        mirrors: list[int | None] = [*range(1, k + 1), None, *range(k + 1, n + 1)]
+        seq = cut(seq, k + 1)
+        out.append(ProbePlan(f"derived-twice-{k}", "derived", k, False, {}, seq, mirrors[:len(seq)],
+                             why=f"step {k} done twice"))
+    # two neighbouring steps in the other order (both act on a control of their own)
+    swaps = [k for k in range(1, n) if acts[k - 1].target and acts[k].target and acts[k - 1].type != "Hover"
+             and acts[k].type != "Hover" and acts[k - 1].target != acts[k].target][:PER_KIND]
+    for k in swaps:
+        seq = [_plain(a) for a in acts[:k - 1]] + [_plain(acts[k]), _plain(acts[k - 1])] + [_plain(a) for a in acts[k + 1:]]
+        mirrors = [*range(1, k), None, None, *range(k + 2, n + 1)]
+        seq = cut(seq, k + 1)
+        out.append(ProbePlan(f"derived-swap-{k}", "derived", k, False, {}, seq, mirrors[:len(seq)],
+                             why=f"steps {k} and {k + 1} in the other order"))
+    # another option for each Select
+    other: dict[int, str] = {}
+    for k, a in enumerate(acts, start=1):
+        if a.type != "Select":
+            continue
+        alt = [o for o in (options or {}).get(k, []) if o.strip() and o.strip().casefold() != (a.value or "").strip().casefold()]
+        if alt:
+            other[k] = alt[0]
+    if other:
+        first = min(other)
+        seq = []
+        for k, a in enumerate(acts, start=1):
+            seq.append(_plain(a).model_copy(update={"value": other[k]}) if k in other else _plain(a))
+        seq = cut(seq, first)
+        out.append(ProbePlan("derived-other-option", "derived", first, False, {}, seq,
+                             [k if k not in other else None for k in range(1, len(seq) + 1)],
+                             why="another option chosen in " + ", ".join(f"step {k} ({v!r})" for k, v in other.items())))
+    # before a key press, a key the page does not use: it must change nothing, then the recorded key does
+    presses = [k for k in range(1, n + 1) if acts[k - 1].type == "Press" and not acts[k - 1].unchanged]
+    for k in presses[:1]:
+        key = next((x for x in UNUSED_KEYS if all((b.key or "").lower() != x.lower() for b in acts)), None)
+        if key is None:
+            continue
+        idle = RecipeAction(type="Press", key=key, description=f"press the {key} key (the page does not use it)",
+                            unchanged=True)
+        seq = [_plain(a) for a in acts[:k - 1]] + [idle] + [_plain(a) for a in acts[k - 1:]]
+        mirrors = [*range(1, k), None, *range(k, n + 1)]
+        seq = cut(seq, k + 1)
+        out.append(ProbePlan(f"derived-idle-key-{k}", "derived", k, False, {}, seq, mirrors[:len(seq)],
+                             why=f"the {key} key before step {k}'s {acts[k - 1].key}"))
+    return out
+
+
+def _shown(text: str, views: list[View], channel: str | None) -> bool:
+    """Does ``text`` show on some screen of the recording (any channel)?"""
+    return any(v.count(text, ch) > 0 for v in views for ch in ("text", "field"))
+
+
+@dataclass
+class Decision:
+    """A derived probe's verdict at record time."""
+
+    kept: bool
+    #: the probe step (1-based) where a replay of the recording fails it
+    decisive: int | None = None
+    reason: str = ""
+
+
+def decisive_step(actions: list[Action], main_views: list[View], main_shots: list[bytes], *,
+                  fair_views: list[View], own_texts: set[str] | None = None) -> Decision:
+    """Where a page that replays the recording (main state ``j`` after ``j`` events) fails this probe.
+
+    At each probe step the evidence the source gave is asked of the replay's screens before and after; the first
+    step with an item the replay fails (and that the recording showed a person: ``fair_views``; or the probe's own
+    typed text, ``own_texts``) is decisive. Chance-dependent texts never decide."""
+    n = len(main_views) - 1
+    own = own_texts or set()
+    for j, a in enumerate(actions, start=1):
+        ev = a.evidence
+        if ev is None:
+            continue
+        bj, aj = min(j - 1, n), min(j, n)
+        if ev.still:
+            # a key the page does not use: the replay shows its next state on any event
+            if not judge_still(main_shots[bj], main_shots[aj]).passed:
+                return Decision(True, j, f"step {j} must change nothing; a replay moves on to its next state")
+            continue
+        for t in ev.texts:
+            if t.chance:
+                continue
+            if t.source != "echo" and not (_shown(t.text, fair_views, t.channel) or t.text in own):
+                continue
+            if not judge_text(t, main_views[bj], main_views[aj]).passed:
+                return Decision(True, j, f"step {j}: {t.kind} {t.text!r}, which a replay of the recording does not show")
+        if ev.change is not None and not ev.change_unstable and not ev.texts:
+            if not judge_change(ev.change, main_shots[bj], main_shots[aj]).passed:
+                return Decision(True, j, f"step {j}: the screen changes elsewhere than a replay of the recording does")
+    return Decision(False, None, "a replay of the recording passes it")
+
+
+def keep_decisive(actions: list[Action], d: int, main_views: list[View], main_shots: list[bytes], *,
+                  fair_views: list[View], own_texts: set[str] | None = None) -> list[Action]:
+    """The derived probe cut at its decisive step ``d``: the steps before ask only that they execute; step ``d``
+    asks only what the replay fails there (and the recording showed)."""
+    n = len(main_views) - 1
+    own = own_texts or set()
+    out = []
+    for j, a in enumerate(actions[:d], start=1):
+        ev = a.evidence or Evidence()
+        if j < d:
+            keep = Evidence(notes=["a step of a derived probe before its decisive step: it only has to execute"])
+        else:
+            bj, aj = min(j - 1, n), min(j, n)
+            texts = [t for t in ev.texts if not t.chance
+                     and (t.source == "echo" or _shown(t.text, fair_views, t.channel) or t.text in own)
+                     and not judge_text(t, main_views[bj], main_views[aj]).passed]
+            # asked as changed texts of a step without assertion: any one of them must hold on the page
+            keep = Evidence(texts=[t.model_copy(update={"source": "echo" if t.source == "echo" else "derived"}) for t in texts],
+                            still=ev.still,
+                            change=ev.change if (not texts and not ev.still and ev.change is not None and not ev.change_unstable) else None,
+                            notes=["the decisive step: what a replay of the recording does not show"])
+        out.append(a.model_copy(update={"evidence": keep, "logical_assertion": None, "checks": []}))
+    return out
+
+
+def unfair_quotes(plan: ProbePlan, main_views: list[View]) -> tuple[int, str] | None:
+    """The first step of a recipe's probe whose assertion quotes a text no screen of the recording shows (the
+    probe would ask for something the video never showed a person: a showing on a day the recording never opened);
+    None when every quote is fair. Fair: shown somewhere in the recording; or the probe's own typed text; or the
+    response to other input of the same kind, which differs from what the recording showed only in its numbers
+    ('25.0% of the home price' where the recording showed '20.0% of the home price': every word of it shown)."""
+    from ..checks.view import tokens
+
+    own = set(plan.replace.values()) | {a.text for a in plan.actions if a.type == "Type" and a.text}
+    words: set[str] | None = None
+    for j, a in enumerate(plan.actions, start=1):
+        for q in quoted_phrases(a.assertion):
+            if q in own or any(o and o in q for o in own):
+                continue
+            if _shown(q, main_views, None):
+                continue
+            if words is None:
+                words = {t for v in main_views for ch in ("text", "field") for t in tokens(v.text(ch))}
+            wordy = [t for t in tokens(q) if not any(c.isdigit() for c in t)]
+            if wordy and all(t in words for t in wordy):
+                continue
+            return j, q
+    return None
+
+
+def guard_map(probes: list[Any], n: int, decides: dict[str, int | None] | None = None) -> dict[int, list[str]]:
+    """For each main step, the probes that would cap a replaying page below it (``Probe`` records).
+
+    ``decides``: each probe's decisive step against a replay of the recording (``decisive_step``; None: a replay
+    passes it, so it guards nothing); without it every probe is taken at its word. A mirrored probe caps at the
+    step before its decisive one; any other at its ``guards`` step minus one."""
+    out: dict[int, list[str]] = {i: [] for i in range(1, n + 1)}
+    for p in probes:
+        d = (decides or {}).get(p.name, 1) if decides is not None else 1
+        if d is None:
+            continue
+        start = d if p.mirrors else p.guards
+        for i in range(max(1, start), n + 1):
+            out[i].append(p.name)
+    return out
+
+
+__all__ = ["ProbePlan", "Decision", "other_text", "plan_probes", "derive_plans", "decisive_step", "keep_decisive",
+           "unfair_quotes", "guard_map", "UNUSED_KEYS"]

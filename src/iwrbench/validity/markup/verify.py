@@ -1,0 +1,180 @@
+"""Whether a mutant kept behaviour and looks, decided without the judge: the recipe driven as the recorder
+drives it (the one action player, browser/player.py), each screenshot against its checkpoint."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .rewrite import Rewriter
+from .shim import SURVIVORS_JS
+
+# =========================================================================== verification (no judge)
+
+#: a screenshot this close to its checkpoint in pixels is still read (OCR): a missing line of text
+#: is a small share of the pixels
+TEXT_CHECK_SHARE = 0.0005
+MIN_MISSING_WORDS = 2
+
+
+def missing_words(reference: Path, shot: Path) -> list[str]:
+    """Words OCR reads on ``reference`` and not on ``shot`` (3+ characters with a letter; a word
+    counts as often as it is read). Tesseract, independent of the judge's reader; [] without it."""
+    from collections import Counter
+
+    from ...generate.cheats import ocr_words
+
+    def words(p: Path) -> Counter:
+        return Counter(w for w in (re.sub(r"[^\w]", "", x.text).lower() for x in ocr_words(p))
+                       if len(w) >= 3 and any(c.isalpha() for c in w))
+
+    a, b = words(reference), words(shot)
+    return sorted((a - b).elements())
+
+
+@dataclass
+class Drive:
+    """The recipe driven on a page the way the recorder drives it, and how it compared."""
+
+    steps: int
+    reached: int = 0  # actions performed
+    shots: dict[int, Path] = field(default_factory=dict)
+    diffs: dict[int, float] = field(default_factory=dict)  # checkpoint -> share of pixels differing
+    against: dict[int, str] = field(default_factory=dict)  # checkpoint -> "checkpoint" | "control"
+    stop_at: int | None = None  # the action that could not be performed
+    stop_reason: str = ""
+    failed_at: int | None = None
+    reason: str = ""
+    survivors: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.failed_at is None and self.reached == self.steps
+
+    def evaluate(self, task: Any, limit: float, control: "Drive | None" = None) -> "Drive":
+        """Compare every screenshot with its checkpoint (with the control's screenshot where the
+        control itself did not reproduce the checkpoint); the first failure (visual or action) decides."""
+        from ...validate.check import diff_share
+
+        self.failed_at, self.reason = None, ""
+        for i in sorted(self.shots):
+            gt = task.checkpoint(i)
+            if not gt.is_file():
+                continue
+            d = diff_share(gt, self.shots[i])
+            self.against[i] = "checkpoint"
+            if d > limit and control is not None and i in control.shots and control.diffs.get(i, 0) > limit:
+                d = diff_share(control.shots[i], self.shots[i])
+                self.against[i] = "control"
+            self.diffs[i] = d
+            if d > limit and self.failed_at is None and (self.stop_at is None or i < self.stop_at):
+                self.failed_at = i
+                self.reason = f"checkpoint {i}: {d:.1%} of pixels differ (max {limit:.0%}, vs {self.against[i]})"
+            elif d > TEXT_CHECK_SHARE and self.failed_at is None and (self.stop_at is None or i < self.stop_at):
+                # few pixels, but maybe a whole line of text (an editor left empty): a person would see it
+                ref = control.shots[i] if self.against[i] == "control" and control is not None else gt
+                gone = missing_words(ref, self.shots[i])
+                if control is not None and gone and i in control.shots and self.against[i] == "checkpoint":
+                    also_gone = set(missing_words(gt, control.shots[i]))  # the source varies there too
+                    gone = [w for w in gone if w not in also_gone]
+                if len(gone) >= MIN_MISSING_WORDS:
+                    self.failed_at = i
+                    self.reason = (f"checkpoint {i}: only {d:.2%} of pixels differ, but words read on the "
+                                   f"{self.against[i]} are not on the page: {', '.join(gone[:6])}")
+        if self.failed_at is None and self.stop_at is not None:
+            self.failed_at, self.reason = self.stop_at, self.stop_reason
+        return self
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "reached": self.reached, "failed_at": self.failed_at, "reason": self.reason,
+                "max_diff": round(max(self.diffs.values()), 4) if self.diffs else None,
+                "diffs": {k: round(v, 4) for k, v in self.diffs.items()},
+                "vs_control": sorted(k for k, v in self.against.items() if v == "control"),
+                "survivors": self.survivors, "seconds": round(self.seconds, 1)}
+
+
+def load_recipe(task: Any, recipes: Any = None) -> Any:
+    """The recipe ``task`` was recorded from (bundled suites, or ``recipes``; see validate.oracle)."""
+    from ...validate.oracle import oracle_recipe
+
+    return oracle_recipe(task, recipes)
+
+
+async def drive(browser: Any, task: Any, recipe: Any, url: str, origins: set[str], rw: Rewriter, shots_dir: Path,
+                *, hold: bool = False) -> Drive:
+    """Drive ``recipe`` on ``url`` like the recorder (mouse moves, typing, settle rule, screenshot
+    after each action); ``hold`` adds the recorder's pauses between actions."""
+    from ...browser.core import new_context
+    from ...browser.player import RECORDER, Trace, locate, play
+    from ...browser.settle import RequestTracker, screenshot, settle
+    from ...errors import RecordError
+    from ...record import recorder as rec
+
+    t0 = time.monotonic()
+    shots_dir.mkdir(parents=True, exist_ok=True)
+    n = len(recipe.actions)
+    res = Drive(steps=n)
+    vp = (recipe.viewport.width, recipe.viewport.height)
+    ctx, _net = await new_context(browser, vp, allowed_origins=origins, seed=recipe.seed,
+                                  freeze_time=recipe.freeze_time)
+    tl = Trace()
+
+    def stop(i: int, why: str) -> None:
+        res.stop_at, res.stop_reason = i, why
+
+    try:
+        page = await ctx.new_page()
+        tracker = RequestTracker(page)
+        try:
+            await page.goto(url, wait_until="load", timeout=rec.NAV_TIMEOUT_MS)
+        except Exception as e:
+            stop(0, f"cannot open the page: {str(e).splitlines()[0] if str(e) else e}")
+            return res
+        rep = await settle(page, tracker, timeout_ms=rec.SETTLE_TIMEOUT_MS)
+        if not rep.settled:
+            stop(0, f"step 0: the page never settled ({rep.what})")
+            return res
+        await screenshot(page, str(shots_dir / "step_0.png"))
+        res.shots[0] = shots_dir / "step_0.png"
+        tl.moves.append((time.time(), vp[0] * 0.5, vp[1] * 0.62))
+        await page.mouse.move(vp[0] * 0.5, vp[1] * 0.62)
+        if hold:
+            await asyncio.sleep(rec.HOLD_START_S)
+        for i, a in enumerate(recipe.actions, start=1):
+            el = None
+            if a.target:
+                sel = rw.playwright_selector(a.target)
+                try:
+                    el = await locate(page, i, sel)
+                except RecordError as e:
+                    stop(i, f"{e}" + (f" (mapped from {a.target!r})" if sel != a.target else ""))
+                    break
+                with contextlib.suppress(Exception):
+                    await el.scroll_into_view_if_needed(timeout=3000)
+            done = await play(page, a.action, el, vp, RECORDER, trace=tl, step=i)
+            if not done.executed:
+                stop(i, f"step {i}: {a.type} failed: {done.reason(a.type)}")
+                break
+            res.reached = i
+            rep = await settle(page, tracker, timeout_ms=rec.SETTLE_TIMEOUT_MS)
+            if not rep.settled:
+                stop(i, f"step {i}: the page never settled ({rep.what})")
+                break
+            await screenshot(page, str(shots_dir / f"step_{i}.png"))
+            res.shots[i] = shots_dir / f"step_{i}.png"
+            if hold:
+                await asyncio.sleep(rec.HOLD_STEP_S)
+        with contextlib.suppress(Exception):
+            res.survivors = await page.evaluate(SURVIVORS_JS, {"aria": rw.mut.aria, "divs": rw.mut.divs,
+                                                               "rename": rw.mut.rename})
+    finally:
+        with contextlib.suppress(Exception):
+            await ctx.close()
+        res.seconds = time.monotonic() - t0
+    return res
