@@ -8,6 +8,7 @@ Anything else that escapes a command (a bug of ours) is also one line, exit code
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import os
@@ -465,6 +466,14 @@ def _add_eval_args(p: argparse.ArgumentParser, *, models_required: bool) -> None
     EvalOptions.add_arguments(p)  # every option, declared once with its flag and help (runs/options.py)
 
 
+def _add_sandbox_arg(p: argparse.ArgumentParser) -> None:
+    """``--unsafe-no-sandbox`` on a command that starts a browser outside a run (its flag and help as
+    ``EvalOptions.unsafe_no_sandbox``'s)."""
+    from .runs.options import EvalOptions
+
+    EvalOptions.add_arguments(p, only=("unsafe_no_sandbox",))
+
+
 RUN_OUT_HELP = ("the run folder; rerun with the same --out to resume it (default: a new runs/<date-time> "
                 "folder under the current directory, printed and linked as runs/latest)")
 
@@ -497,6 +506,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="TASK_DIR", help="the task folder to write (required)")
     p.add_argument("--force", action="store_true", help="replace an existing task folder (default: refuse)")
     p.add_argument("--passes", type=int, default=2, help="recordings compared to keep only stable checks (default 2)")
+    _add_sandbox_arg(p)
     p.add_argument("--validate", action=argparse.BooleanOptionalAction, default=True,
                    help="replay the recorded task on its source with the judge before writing it (as `iwr validate "
                         "--oracle`); a task that does not score IFS 100 with matching checkpoints is not written "
@@ -519,6 +529,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also replay each task on its source and require IFS 100 and pixel-matching checkpoints "
                         "(default: check the files only)")
     p.add_argument("--oracle-recipes", action="append", metavar="DIR", help=ORACLE_RECIPES_HELP)
+    _add_sandbox_arg(p)
     p.set_defaults(fn=cmd_validate)
 
     p = sub.add_parser("eval", help="generate + judge + summarise (resumable)",
@@ -599,6 +610,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--jobs", type=int, metavar="N",
                    help="tasks recorded at once (default: one per CPU, at most 4)")
     b.add_argument("--force", action="store_true", help="rebuild every task, even those up to date (default: off)")
+    _add_sandbox_arg(b)
     b.add_argument("--task", action="append", metavar="ID",
                    help="build only this task (repeatable; default: every task of the suite)")
     x = ss.add_parser("path", help="print the folder the suite is built into (to pass as --tasks)")
@@ -646,9 +658,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tasks", help="a built suite folder instead of a bundled suite")
     p.add_argument("--task", action="append", metavar="ID", help="only this task id (repeatable; default: every task)")
     p.add_argument("--out", required=True, help="folder for validity.json, validity.md and per-page evidence (required)")
+    _add_sandbox_arg(p)
     p.set_defaults(fn=cmd_validity)
 
-    p = sub.add_parser("doctor", help="which browser, OCR, visual backends and SDKs are usable here")
+    p = sub.add_parser("doctor", help="which browser (and whether its sandbox is on), OCR, visual backends and SDKs "
+                                      "are usable here")
+    _add_sandbox_arg(p)
     p.set_defaults(fn=cmd_doctor)
     p = sub.add_parser("schema", help="print the JSON Schema of the records and of a recipe",
                        description="Print JSON Schemas: of a recipe (`iwr schema recipe`, the input of `iwr "
@@ -663,6 +678,26 @@ def build_parser() -> argparse.ArgumentParser:
 DEFAULT_MODELS = ["oracle", "screenshot", "blank"]
 
 
+@contextlib.contextmanager
+def _sandbox_switch(unsafe: bool):
+    """``--unsafe-no-sandbox`` for the command's duration: every browser it starts (in this process, its worker
+    processes and a local Ray cluster) gets --no-sandbox; the setting is put back afterwards."""
+    if not unsafe:
+        yield
+        return
+    from .browser.sandbox import UNSAFE_ENV
+
+    old = os.environ.get(UNSAFE_ENV)
+    os.environ[UNSAFE_ENV] = "1"
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(UNSAFE_ENV, None)
+        else:
+            os.environ[UNSAFE_ENV] = old
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     a = ap.parse_args(argv)
@@ -670,7 +705,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.cmd == "run" and not a.model:
         a.model = list(DEFAULT_MODELS)
     try:
-        return a.fn(a)
+        with _sandbox_switch(bool(getattr(a, "unsafe_no_sandbox", False))):
+            return a.fn(a)
     except IwrError as e:
         msg = str(e).replace("\n", " ")
         print(f"iwr {a.cmd}: error: {msg}", file=sys.stderr)

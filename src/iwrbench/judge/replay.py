@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from ..browser.core import new_context, off_origin
+from ..browser.core import browser_setup, new_context, off_origin
 from ..browser.dom import ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import PageBundle, host
 from ..browser.player import for_protocol, play, wait_idle
 from ..browser.settle import RequestTracker, run_clock, settle, screenshot
 from ..browser.view import read_view, shoot
+from ..browser.world import WorldUnavailable, read
+from ..browser.world import failure as world_failure
 from ..errors import InfraError
 from ..protocols import Protocol
 from ..timing import timed
@@ -167,6 +169,9 @@ async def replay(
     from the checkpoints.
     """
     limits = (limits or Limits()).resolved(protocol)
+    if browser_setup(browser) != protocol.page_setup:  # iwr-bench@1 draws scrollbars: never judged in another browser
+        raise InfraError(f"{protocol.id} judges in a browser launched for it (browser.core.launch_browser("
+                         f"page_setup={protocol.page_setup!r})); this one was launched for {browser_setup(browser)!r}")
     shots_dir.mkdir(parents=True, exist_ok=True)
     steps: list[StepResult] = []
     shots: dict[int, Path] = {}
@@ -301,6 +306,8 @@ async def _in_context(browser: Any, task: Task, origins: set[str], seed: int, fr
             if _browser_dead(browser):
                 raise InfraError(f"the browser died: {_short(e)}") from None
             err = f"{run.prefix}page failed: {_short(e)}"
+        if (why := world_failure(page)) is not None:  # a read of ours failed where a page's failure was assumed
+            raise InfraError(f"{run.prefix}{why}")
         if guard.too_many:
             err = f"{run.prefix}{guard.too_many}"
         elif guard.crashed:
@@ -459,10 +466,13 @@ class _Trajectory:
                 state: dict = {}
                 if action.checks or action.info or self.protocol.assertions == "checks":
                     try:
-                        state = await asyncio.wait_for(page.evaluate(STATE_JS), timeout=limits.action_s)
+                        state = await asyncio.wait_for(read(page, STATE_JS, timeout_s=limits.action_s),
+                                                       timeout=limits.action_s + 1)
+                    except WorldUnavailable:
+                        raise
                     except Exception as e:
                         raise _PageFailure(f"the page stopped answering: {_short(e)}") from None
-                acted = await _acted_state(handle)
+                acted = await _acted_state(page, handle)
                 if self.protocol.assertions == "evidence":
                     await timed("judge.evidence", self._judge_evidence(
                         i, action, res, state, acted, handle, before_view, after_view,  # type: ignore[arg-type]
@@ -541,8 +551,12 @@ class _Trajectory:
                             r.detail = (r.detail or "") + " (pinned in place while the page scrolled)"
             if ev.change is not None and not ev.change_unstable and change_required(ev.change, asserted, action.type):
                 # the visual change decides where nothing else does (no author check, no text that decides);
-                # otherwise it is shown for information (the texts already say what changed)
-                worded = bool(checks) or any(r.required and r.kind != "typed" for r in items)
+                # otherwise it is shown for information (the texts already say what changed). A phrase read by
+                # OCR on an official task's checkpoints that merely stays on screen says nothing of what the step
+                # did (a typed text that moved from its box into the list reads the same before and after): it
+                # does not excuse the step from the change its checkpoints show
+                worded = bool(checks) or any(r.required and r.kind != "typed" and not (r.source == "ocr" and r.kind == "visible")
+                                             for r in items)
                 r = judge_change(ev.change, before_png, after_png)
                 r.required = not worded
                 items.append(r)
@@ -550,7 +564,7 @@ class _Trajectory:
                 r = judge_still(before_png, after_png)
                 r.required = True
                 items.append(r)
-        if action.type == "Type" and not await _is_password(handle):
+        if action.type == "Type" and not await _is_password(self.page, handle):
             typed = judge_typed(action.parameters.text, after_view)
             if typed is not None:
                 items.append(typed)
@@ -611,21 +625,26 @@ def _check_text(c: Any) -> str:
     return f"{c.kind} " + " ".join(f"{k}={v!r}" for k, v in d.items())
 
 
-async def _is_password(handle: Any) -> bool:
+async def _is_password(page: Any, handle: Any) -> bool:
     if handle is None:
         return False
     try:
-        return bool(await asyncio.wait_for(handle.evaluate(
-            "(e) => (e.getAttribute && (e.getAttribute('type') || '').toLowerCase() === 'password')"), timeout=3))
+        return bool(await asyncio.wait_for(read(
+            page, "(e) => !!e && (e.getAttribute('type') || '').toLowerCase() === 'password'", handle, timeout_s=3),
+            timeout=3.5))
+    except WorldUnavailable:
+        raise
     except Exception:
         return False
 
 
-async def _acted_state(handle: Any | None) -> dict | None:
+async def _acted_state(page: Any, handle: Any | None) -> dict | None:
     if handle is None:
         return None
     try:
-        return await asyncio.wait_for(handle.evaluate(ELEMENT_STATE_JS), timeout=3)
+        return await asyncio.wait_for(read(page, ELEMENT_STATE_JS, handle, timeout_s=3), timeout=3.5)
+    except WorldUnavailable:
+        raise
     except Exception:
         return None
 
@@ -639,7 +658,7 @@ async def _step(page: Any, action: Action, res: StepResult, vp: tuple[int, int],
     if action.type in NEEDS_TARGET:
         await wait_idle(page, tracker, rules, action)
         g = await timed("judge.ground", ground(page, action, vp, llm=llm_grounder if protocol.llm_grounding else None,
-                         crop=crop, screenshot=screenshot_png))
+                                               crop=crop, screenshot=screenshot_png, rungs=protocol.grounding))
         res.grounding = g.grounding
         handle = g.handle
         if handle is None:

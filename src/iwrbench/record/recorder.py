@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import os
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from ..browser.dom import DESCRIBE_JS, ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import host
 from ..browser.settle import RequestTracker, settle, screenshot
 from ..browser.view import read_view, shoot
+from ..browser.world import WorldUnavailable, draws, read
 from ..errors import RecordError
 from ..fileio import make_temp_dir, replace_dir
 from ..checks.author import derive_info, evaluate_all
@@ -115,6 +117,27 @@ class PassResult:
         return [f for f in self.frames if not any(a <= f[0] <= b + 0.05 for a, b in self.blind)]
 
 
+def _site_copy_ignore(root: Path, skipped: list[str]) -> Callable[[str, list[str]], set[str]]:
+    """copytree's ``ignore`` for the recipe's site folder copied into reference/site: dot files, __pycache__, and
+    links that leave the folder or point at a folder (a link to a file inside is copied as the file). A recipe
+    is a stranger's: its site folder must not carry the recording machine's files into the task folder."""
+    top = os.path.realpath(root)
+
+    def ignore(d: str, names: list[str]) -> set[str]:
+        out = {n for n in names if n.startswith(".") or n == "__pycache__"}
+        for n in names:
+            p = os.path.join(d, n)
+            if n in out or not os.path.islink(p):
+                continue
+            real = os.path.realpath(p)
+            if not (real == top or real.startswith(top + os.sep)) or not os.path.isfile(real):
+                out.add(n)
+                skipped.append(os.path.relpath(p, root))
+        return out
+
+    return ignore
+
+
 def _animates(what: str) -> bool:
     """The page did not settle only because its DOM kept changing (a ticker, a progress loop): recorded anyway,
     with a warning; requests in flight or a document still loading remain errors."""
@@ -155,7 +178,7 @@ async def _move(page: Any, tl: Timeline, to: tuple[float, float], animate: bool)
 
 
 async def _state(page: Any) -> dict:
-    return await page.evaluate(STATE_JS)
+    return await read(page, STATE_JS)
 
 
 async def _shoot(page: Any, path: str | None, res: "PassResult") -> tuple[bytes, View]:
@@ -170,11 +193,13 @@ async def _shoot(page: Any, path: str | None, res: "PassResult") -> tuple[bytes,
         res.blind.append((t0, time.time()))
 
 
-async def _acted_state(el: Any) -> dict | None:
+async def _acted_state(page: Any, el: Any) -> dict | None:
     if el is None:
         return None
     try:
-        return await el.evaluate(ELEMENT_STATE_JS, timeout=2000)
+        return await read(page, ELEMENT_STATE_JS, el, timeout_s=2)
+    except WorldUnavailable:
+        raise
     except Exception:
         return None
 
@@ -273,7 +298,7 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                     except Exception:
                         pass
                 if el is not None and describe:
-                    desc = await timed(P + "describe", el.evaluate(DESCRIBE_JS))
+                    desc = await timed(P + "describe", read(page, DESCRIBE_JS, el))
                     role, name = await timed(P + "describe", _verified_role_name(page, el, desc))
                     b = desc.get("bbox") or {}
                     target = Target(role=role, name=name, text=desc.get("text") or None, tag=desc.get("tag"),
@@ -286,13 +311,16 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                 options: list[str] = []
                 if el is not None and a.type == "Select":
                     try:
-                        options = await el.evaluate(
-                            "(s) => Array.from(s.options || []).filter(o => !o.disabled).map(o => o.label || o.text)")
+                        options = await read(
+                            page, "(s) => Array.from(s.options || []).filter(o => !o.disabled).map(o => o.label || o.text)",
+                            el)
+                    except WorldUnavailable:
+                        raise
                     except Exception:
                         options = []
-                read = states or a.checks is not None
+                reads_after = states or a.checks is not None
                 before = await timed(P + "state", _state(page)) if states else {}
-                acted_before = await timed(P + "state", _acted_state(el)) if states else None
+                acted_before = await timed(P + "state", _acted_state(page, el)) if states else None
                 if el is not None and a.type in ("Click", "Type", "Select"):
                     box = await el.bounding_box()
                     if box is not None:
@@ -308,16 +336,22 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                         raise RecordError(f"{label}step {i}: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s "
                                           f"after the action ({rep.what})")
                     res.unsettled[i] = rep.what
-                after = await timed(P + "state", _state(page)) if read else {}
-                acted_after = await timed(P + "state", _acted_state(el)) if read else None
+                after = await timed(P + "state", _state(page)) if reads_after else {}
+                acted_after = await timed(P + "state", _acted_state(page, el)) if reads_after else None
                 shot, view = await timed(P + "view", _shoot(page, str(tmp / "checkpoints" / f"step_{i}.png")
                                                             if full and tmp else None, res))
                 res.shots.append(shot)
                 res.views.append(view)
                 try:
-                    res.count_draws(int(await page.evaluate("() => window.__iwrDraws || 0")))
+                    n_drawn = await draws(page)  # asked on the context's secret channel (world.draws)
+                except WorldUnavailable:
+                    raise
                 except Exception:
+                    n_drawn = None
+                if n_drawn is None:
                     res.draws += 1  # unknown: as if it drew
+                else:
+                    res.count_draws(n_drawn)
                 if a.checks is not None:  # an author's checks must hold on the source, read as the judge reads them
                     bad = [r for r in evaluate_all(list(a.checks), after, acted_after, view) if not r.passed]
                     if bad:
@@ -708,7 +742,11 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
                     action_sequence=actions, probes=probes)
         ref = tmp / "reference"
         if src.site_dir is not None:
-            shutil.copytree(src.site_dir, ref / "site", ignore=shutil.ignore_patterns(".*", "__pycache__"))
+            skipped: list[str] = []
+            shutil.copytree(src.site_dir, ref / "site", ignore=_site_copy_ignore(Path(src.site_dir), skipped))
+            if skipped:
+                warnings.append("reference/site: links not copied (a task folder holds no links; one to a file inside "
+                                f"is copied as the file): {', '.join(skipped[:5])}")
         if src.bundle.data is not None:
             (ref / "data").mkdir(exist_ok=True)
             shutil.copy2(src.bundle.data, ref / "data" / src.bundle.data.name)
