@@ -142,6 +142,14 @@ CASES: tuple[Case, ...] = (
     Case("opacity-ancestor", "Step 2 of 3",
          ".step{opacity:1}", "<div class=step><div><p>Step 2 of 3: payment</p></div></div>",
          ".step{opacity:.02}", note="faded out by an ancestor's opacity"),
+    Case("faded-tooltip-over-text", "Ride 75 min",
+         ".chart{position:relative;height:120px;font-size:20px;color:#334155}"
+         ".tip{position:absolute;left:30px;top:2px;padding:6px 10px;background:#0f172a;color:#fff;font-size:22px;"
+         "pointer-events:none;transition:opacity .15s;opacity:1}",
+         "<div class=chart><p>Mon 12 May yoga 40 min, Wed 14 May strength 35 min, Thu 15 May rest</p>"
+         "<span class=tip>Tue 13 May: Ride 75 min</span></div>",
+         ".tip{opacity:0}", note="a tooltip faded out (opacity 0, the usual CSS) lying over another text, "
+         "which differs between the two pictures where the tip's box is"),
 )
 
 
