@@ -401,7 +401,7 @@ def _run_pipelined(a: argparse.Namespace, cfg: Any) -> Any:
 
     from .runs.pipeline import BuildSource, run_pipelined, split_cores
 
-    source = BuildSource.bundled(a.suite)
+    source = BuildSource.named(a.suite)
     jobs, cfg.workers, after = split_cores(os.cpu_count() or 2, a.jobs, a.workers)
     print(f"suite {a.suite}: building what is missing (cached under "
           f"{os.environ.get('IWR_CACHE', '~/.cache/iwrbench')}) and judging each task once built", flush=True)
@@ -418,7 +418,14 @@ def _run_pipelined(a: argparse.Namespace, cfg: Any) -> Any:
 
 
 def _build_with_bar(name: str, jobs: int | None, force: bool, only: list[str] | None = None):
-    from .validate.build import build_suite
+    """Build a bundled suite, or a folder of recipes (``iwr run --suite DIR``), with a progress bar."""
+    from .runs.pipeline import BuildSource
+    from .validate.build import build_recipes
+
+    source = BuildSource.named(name)
+
+    def build_suite(name: str, **kw: Any) -> Any:
+        return build_recipes(source.name, source.files, source.root, others=source.others, **kw)
 
     bar = _Bar(f"building suite {name}")
     with bar:
@@ -646,7 +653,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="the main job: default suite x baseline models, leaderboard and report")
     p.add_argument("--out", metavar="RUN_DIR", help=RUN_OUT_HELP)
     p.add_argument("--suite", default="default",
-                   help="the bundled suite to build (what is missing) and judge (default: default)")
+                   help="the bundled suite to build (what is missing) and judge, or a folder of recipes of your own "
+                        "(a path, e.g. ./my-recipes: built into the cache like a bundled suite); each task is judged "
+                        "as soon as it is built (default: default)")
     p.add_argument("--tasks", help="use these tasks (a suite folder, a task folder or a data.jsonl) instead of a "
                                    "bundled suite (default: the --suite)")
     p.add_argument("--jobs", type=int, metavar="N",

@@ -53,6 +53,28 @@ class BuildSource:
 
         return cls(name, recipe_files(name), build_root(name), others=True)
 
+    @classmethod
+    def folder(cls, path: Path) -> "BuildSource":
+        """A folder of recipes of one's own (``iwr run --suite DIR``), built under the cache's
+        ``suites/dir-<digest of the folder's path>/``."""
+        import hashlib
+
+        from ..sources import cache_root
+
+        d = Path(path).resolve()
+        files = sorted(f for f in d.glob("*.yaml") if f.is_file()) if d.is_dir() else []
+        if not files:
+            raise IwrError(f"{path}: not a folder of recipes (no *.yaml in it)")
+        key = hashlib.sha256(str(d).encode()).hexdigest()[:12]
+        return cls(str(path), files, cache_root() / "suites" / f"dir-{d.name[:40]}-{key}")
+
+    @classmethod
+    def named(cls, suite: str) -> "BuildSource":
+        """``--suite``: a bundled suite by name, or a folder of recipes (a path: it has a '/' or is '.')."""
+        if "/" in suite or suite in (".", ".."):
+            return cls.folder(Path(suite))
+        return cls.bundled(suite)
+
     @property
     def tasks_dir(self) -> Path:
         return self.root / "tasks"

@@ -163,3 +163,8 @@ class Pace:
         s = self.seconds_left()
         parts.append("time left not known yet" if s is None else f"about {int(s // 60)} min {int(s % 60):02d} s left")
         return " | ".join(parts)
+
+
+def emit(progress: Progress | None, event: ProgressEvent) -> None:
+    if progress is not None:
+        progress(event.KIND, event.info())

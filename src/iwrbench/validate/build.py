@@ -49,7 +49,7 @@ class BuildReport:
         return [o for o in self.outcomes if not o.ok]
 
 
-def _build_one(recipe_path: str, out: str, work: str) -> tuple[bool, str, int]:
+def _build_one(recipe_path: str, out: str, work: str) -> tuple[bool, str, int, float]:
     """Record a recipe as ``iwr record --strict`` does (the oracle replay, then the cheat check: every cheat page at
     Final <= 15); a second recording when the first fails."""
     import asyncio
@@ -57,16 +57,17 @@ def _build_one(recipe_path: str, out: str, work: str) -> tuple[bool, str, int]:
     from ..record.recipe import load_recipe
     from .make import record_task_async
 
+    t0 = time.monotonic()  # the recording's own time, not its wait in the pool's queue
     recipe = load_recipe(recipe_path)
     reason = ""
     for attempt in (1, 2):
         try:
             asyncio.run(record_task_async(recipe, Path(out), force=True, strict=True))
-            return True, "", attempt
+            return True, "", attempt, time.monotonic() - t0
         except IwrError as e:
             reason = str(e)
     shutil.rmtree(out, ignore_errors=True)
-    return False, reason, 2
+    return False, reason, 2, time.monotonic() - t0
 
 
 def _save(manifest_f: Path, manifest: dict) -> None:
@@ -171,10 +172,10 @@ def build_recipes(name: str, files: list[Path], root: Path, *, jobs: int | None 
                 for fut in finished:
                     tid, fp, t0 = futs[fut]
                     try:
-                        ok, reason, attempts = fut.result()
+                        ok, reason, attempts, seconds = fut.result()
                     except Exception as e:  # a crash in the worker: report, don't lose the others
-                        ok, reason, attempts = False, f"{e.__class__.__name__}: {e}", 1
-                    o = BuildOutcome(tid, ok, time.monotonic() - t0, reason, attempts)
+                        ok, reason, attempts, seconds = False, f"{e.__class__.__name__}: {e}", 1, time.monotonic() - t0
+                    o = BuildOutcome(tid, ok, seconds, reason, attempts)
                     report.outcomes.append(o)
                     manifest[tid] = {"fingerprint": fp, "ok": ok, "reason": reason,
                                      "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
