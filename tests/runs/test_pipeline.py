@@ -135,3 +135,6 @@ def test_each_task_is_judged_once_built_a_failed_build_is_said_and_an_interrupte
     assert "matches nothing" in spec.build["excluded"]["c-broken"]
     assert sorted(spec.build["task_hashes"]) == ["a-count", "b-count"]
     assert summary.tasks == 2 and {r.model for r in summary.leaderboard} == set(MODELS)
+    # the build kept its OCR readings of the ground truth the judge compares (checkpoint 0 and each flagged
+    # step: 3 of a-count, 4 of b-count) for the judge to read instead of reading them again
+    assert len(list((BuildSource.folder(recipes).root / "ocr").glob("*.json"))) >= 3 + 4

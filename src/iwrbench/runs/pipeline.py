@@ -169,11 +169,14 @@ async def run_pipelined(cfg: EvalConfig, source: BuildSource, *, jobs: int | Non
     the summary, written to summary.json. ``cfg.tasks`` is not read (run.json's ``suite`` is the build's task
     folder); ``jobs``: recordings at once; ``cfg.workers`` units judged at once while they run, ``workers_after``
     (default ``cfg.workers``) once they have all ended."""
-    from ..validate.build import build_recipes, default_jobs
+    from ..metrics import CachedOcr
+    from ..validate.build import build_recipes, default_jobs, ocr_dir
 
     ids, limit = _chosen(cfg, source)
     cfg.tasks = str(source.tasks_dir)
     protocol, models, components = prepare(cfg)
+    if isinstance(components.ocr, CachedOcr):  # the build's readings of the ground truth, read not redone
+        components.ocr.cache.also_read.append(ocr_dir(source.root))
     run = RunDir(cfg.out)
     box = BrowserBox(protocol.page_setup, unsafe_no_sandbox=cfg.unsafe_no_sandbox)
     loop = asyncio.get_running_loop()

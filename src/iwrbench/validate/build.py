@@ -49,7 +49,7 @@ class BuildReport:
         return [o for o in self.outcomes if not o.ok]
 
 
-def _build_one(recipe_path: str, out: str, work: str) -> tuple[bool, str, int, float]:
+def _build_one(recipe_path: str, out: str, work: str, ocr_dir: str | None = None) -> tuple[bool, str, int, float]:
     """Record a recipe as ``iwr record --strict`` does (the oracle replay, then the cheat check: every cheat page at
     Final <= 15); a second recording when the first fails."""
     import asyncio
@@ -62,7 +62,8 @@ def _build_one(recipe_path: str, out: str, work: str) -> tuple[bool, str, int, f
     reason = ""
     for attempt in (1, 2):
         try:
-            asyncio.run(record_task_async(recipe, Path(out), force=True, strict=True))
+            asyncio.run(record_task_async(recipe, Path(out), force=True, strict=True,
+                                          ocr_dir=Path(ocr_dir) if ocr_dir else None))
             return True, "", attempt, time.monotonic() - t0
         except IwrError as e:
             reason = str(e)
@@ -162,7 +163,7 @@ def build_recipes(name: str, files: list[Path], root: Path, *, jobs: int | None 
             futs = {}
             for tid, f, fp in todo:
                 t0 = time.monotonic()
-                fut = ex.submit(_build_one, str(f), str(tdir / tid), str(work))
+                fut = ex.submit(_build_one, str(f), str(tdir / tid), str(work), str(ocr_dir(root)))
                 futs[fut] = (tid, fp, t0)
             pending = set(futs)
             while pending:
@@ -189,6 +190,12 @@ def build_recipes(name: str, files: list[Path], root: Path, *, jobs: int | None 
     shutil.rmtree(work, ignore_errors=True)
     report.outcomes.sort(key=lambda o: o.task_id)
     return report
+
+
+def ocr_dir(root: Path) -> Path:
+    """Where a build keeps the OCR readings of its tasks' ground truth (``validate.make.cheat_check``), for the
+    judge to read instead of reading each checkpoint again (``runs.pipeline``)."""
+    return root / "ocr"
 
 
 def _end_workers(ex: ProcessPoolExecutor) -> None:
