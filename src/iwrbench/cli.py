@@ -423,10 +423,6 @@ def _build_with_bar(name: str, jobs: int | None, force: bool, only: list[str] | 
     from .validate.build import build_recipes
 
     source = BuildSource.named(name)
-
-    def build_suite(name: str, **kw: Any) -> Any:
-        return build_recipes(source.name, source.files, source.root, others=source.others, **kw)
-
     bar = _Bar(f"building suite {name}")
     with bar:
         def cb(event: str, info: dict) -> None:
@@ -435,7 +431,8 @@ def _build_with_bar(name: str, jobs: int | None, force: bool, only: list[str] | 
             elif event == "done":
                 bar.advance(f"{info['task']}: {'ok' if info['ok'] else 'EXCLUDED'} ({info['seconds']:.0f}s)")
 
-        report = build_suite(name, jobs=jobs, force=force, only=only, progress=cb)
+        report = build_recipes(source.name, source.files, source.root, jobs=jobs, force=force, only=only,
+                               progress=cb, others=source.others)
     for o in report.excluded:
         print(f"excluded {o.task_id}: {o.reason}", file=sys.stderr)
     print(f"suite {name}: {len(report.ok)} task(s) ready in {report.path}"
