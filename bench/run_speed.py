@@ -69,8 +69,11 @@ def sequential(suite: str, models: list[str], workers: int | None, tmp: Path) ->
         cmd += ["--workers", str(workers)]
     judge_s, _, _ = _timed(cmd, env, {})
     built = len([d for d in Path(tasks).iterdir() if (d / "task.json").is_file()])
+    excluded = dict(line[len("excluded "):].split(": ", 1) for line in text.splitlines()
+                    if line.startswith("excluded ") and ": " in line)
     return {"mode": "sequential", "build_s": round(build_s, 1), "judge_s": round(judge_s, 1),
-            "total_s": round(build_s + judge_s, 1), "tasks": built, "units": _units(run)}
+            "total_s": round(build_s + judge_s, 1), "tasks": built, "units": _units(run),
+            "excluded": {k: v[:200] for k, v in excluded.items()}}
 
 
 def pipelined(suite: str, models: list[str], workers: int | None, tmp: Path) -> dict:
@@ -84,7 +87,7 @@ def pipelined(suite: str, models: list[str], workers: int | None, tmp: Path) -> 
     spec = json.loads((run / "run.json").read_text())
     return {"mode": "pipelined", "build_s": round(build_s, 1), "judge_s": round(total_s - build_s, 1),
             "total_s": round(total_s, 1), "tasks": len(spec["task_ids"]), "units": _units(run),
-            "excluded": sorted((spec.get("build") or {}).get("excluded", {}))}
+            "excluded": {k: v[:200] for k, v in ((spec.get("build") or {}).get("excluded") or {}).items()}}
 
 
 def _load() -> str:

@@ -6,7 +6,8 @@ the recorders' cores idled while the judge ran. Here the build runs in a thread 
 recording ends (a task already built, at once); its units (one per model) then join the judge's queue, which
 ``workers`` units at a time share one browser per run (``BrowserBox``) and one set of judge components (one OCR
 cache: a ground-truth checkpoint is read once per run). The recordings take ``jobs`` cores, the judge
-``workers``; when the last recording ends, its cores go to the judge (``workers_after``).
+``workers``; when the last recording ends, its cores go to the judge (``workers_after``); ``split_cores``
+says why the build keeps most of them.
 
 The run folder is the one ``iwr eval`` writes. run.json is written before the first recording ends, and again
 as each task is built: ``task_ids`` and ``suite_hash`` are those of the tasks handed to the judge so far (once
@@ -81,11 +82,12 @@ class BuildSource:
 
 
 def split_cores(cpus: int, jobs: int | None = None, workers: int | None = None) -> tuple[int, int, int]:
-    """(recordings at once, units judged at once while they run, units judged at once after): the cores split
-    between the two while both run (half each, the build at most 4), and all of them to the judge after. A number
-    the user gave is kept as given."""
+    """(recordings at once, units judged at once while they run, units judged at once after). A task's recording
+    (two passes, probes, the oracle replay, four cheat pages) costs many times its units' judging, so the build
+    keeps the cores ``iwr suite build`` takes (one per core, at most 4) and the judge one worker beside it, or
+    the cores the build leaves; every core judges once the recordings have ended. A number given is kept."""
     cpus = max(1, cpus)
-    j = jobs if jobs is not None else max(1, min(cpus // 2, 4))
+    j = jobs if jobs is not None else max(1, min(cpus, 4))
     w = workers if workers is not None else max(1, cpus - j)
     after = workers if workers is not None else max(w, cpus)
     return max(1, j), max(1, w), max(1, after)
