@@ -8,8 +8,8 @@ fresh clone; nothing installed is timed) and judges the same models (default: ``
 
 - ``sequential``: what ``iwr run`` did before it built while judging: ``iwr suite build SUITE`` (its default
   jobs), then ``iwr eval --tasks <built suite>`` (its default workers, or ``--workers``);
-- ``pipelined``: ``iwr run --suite SUITE`` (its default split of the cores: half recording, half judging, every
-  core judging once the recordings have ended).
+- ``pipelined``: ``iwr run --suite SUITE`` (its default split of the cores, ``runs.pipeline.split_cores``:
+  the recordings on every core, at most 4, one judge worker beside them, every core judging once they end).
 
 Reported per mode: build (until the last recording ended), judge (sequential: the eval; pipelined: what was left
 to judge after the last recording), total wall time, tasks built and units judged. The pipelined run's

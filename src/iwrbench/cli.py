@@ -656,9 +656,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tasks", help="use these tasks (a suite folder, a task folder or a data.jsonl) instead of a "
                                    "bundled suite (default: the --suite)")
     p.add_argument("--jobs", type=int, metavar="N",
-                   help="tasks recorded at once while the run judges the tasks already built (default: half the "
-                        "cores, at most 4; --workers units are judged at once meanwhile, default the other half, "
-                        "and every core once the recordings have ended)")
+                   help="tasks recorded at once while the run judges the tasks already built (default: one per "
+                        "core, at most 4; --workers units are judged at once meanwhile, default the cores left, at "
+                        "least 1, and every core once the recordings have ended)")
     _add_eval_args(p, models_required=False)
     p.set_defaults(fn=cmd_run)
 
