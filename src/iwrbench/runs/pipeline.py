@@ -190,7 +190,9 @@ async def run_pipelined(cfg: EvalConfig, source: BuildSource, *, jobs: int | Non
 
     def build() -> None:
         try:
-            report = build_recipes(source.name, source.files, source.root, jobs=jobs, force=force, only=ids,
+            # every recipe: tasks whose recipe is gone are dropped from the build, as `iwr suite build` does
+            chosen = ids if cfg.only or cfg.limit is not None else None
+            report = build_recipes(source.name, source.files, source.root, jobs=jobs, force=force, only=chosen,
                                    progress=heard, stop=stop, others=source.others)
             heard("end", report)
         except BaseException as e:  # noqa: BLE001 - handed to the run, which raises it
