@@ -68,3 +68,24 @@ def test_the_cores_go_to_the_build_then_all_to_the_judge():
     # what the user gave is kept as given
     assert split_cores(2, jobs=1) == (1, 1, 2)
     assert split_cores(8, workers=3) == (4, 3, 3)
+
+
+def test_what_makes_a_run_build_first(tmp_path):
+    """A run folder judged after its suite was built, --retry-errors and Ray keep the old order: build, then judge."""
+    from iwrbench.records import RunSpec
+    from iwrbench.runs.config import EvalConfig
+    from iwrbench.runs.pipeline import refused
+    from iwrbench.runs.rundir import RunDir
+
+    cfg = EvalConfig(tasks="", models=["blank"], out=tmp_path / "run")
+    assert refused(cfg) is None  # a new run builds while it judges
+    spec = RunSpec(created="now", iwrbench_version="0", suite="s", suite_hash="h", task_ids=["a"], models=["blank"],
+                   protocol="offline@2")
+    RunDir(cfg.out).start(spec)
+    assert "judged after its suite was built" in refused(cfg)
+    RunDir(cfg.out).write_spec(spec.model_copy(update={"build": {"suite": "smoke", "complete": False}}))
+    assert refused(cfg) is None  # a pipelined run resumes pipelined
+    cfg.retry_errors = True
+    assert refused(cfg) == "--retry-errors"
+    cfg.retry_errors, cfg.executor = False, "ray"
+    assert refused(cfg) == "--executor ray"
