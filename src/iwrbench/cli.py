@@ -357,7 +357,7 @@ class _PipeBar:
         if self.plain:
             print(text, flush=True)
         else:
-            self.p.console.print(text, highlight=False)
+            self.p.console.print(text, highlight=False, markup=False)
 
     def __call__(self, kind: str, info: dict) -> None:
         self.pace.feed(kind, info)
