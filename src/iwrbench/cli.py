@@ -304,23 +304,125 @@ def cmd_judge(a: argparse.Namespace) -> int:
 
 
 def cmd_run(a: argparse.Namespace) -> int:
-
+    """The --suite built and judged at once (``runs.pipeline``); with --tasks, those tasks judged; where a run
+    cannot build while it judges (``pipeline.refused``), built first and judged after."""
     tasks = a.tasks
+    out: Path | None = None
+    if tasks is None and not a.dry_run:
+        from .runs.pipeline import refused
+
+        out = _run_out(a)
+        cfg = _options(a).config("", a.model, out)
+        why = refused(cfg)
+        if why is None:
+            return _finished(a, out, _run_pipelined(a, cfg), f"summary: {out / 'summary.json'}")
+        print(f"building the suite first, then judging ({why})", flush=True)
     if tasks is None:
         print(f"suite {a.suite}: building what is missing (cached under {os.environ.get('IWR_CACHE', '~/.cache/iwrbench')})",
               flush=True)
-        tasks = str(_build_with_bar(a.suite, jobs=None, force=False))
+        tasks = str(_build_with_bar(a.suite, jobs=a.jobs, force=False))
     if a.dry_run:
         return _dry_run(a, tasks, a.model)
-    out = _run_out(a)
+    out = out or _run_out(a)
     from .runs.rundir import RunDir
 
     return _finished(a, out, _run_eval(a, tasks, a.model, out), f"summary: {RunDir(out).summary_file}")
 
 
-def _build_with_bar(name: str, jobs: int | None, force: bool, only: list[str] | None = None):
-    from .validate.build import build_suite
+class _PipeBar:
+    """``iwr run``'s progress while it builds and judges: one bar of units judged, with tasks built and the time
+    left of both (``runs.progress.Pace``); without a terminal, one line per event."""
 
+    def __init__(self, suite: str, models: int):
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        from .runs.progress import Pace
+
+        self.suite = suite
+        self.pace = Pace(models)
+        self.plain = not sys.stdout.isatty()
+        self.p = Progress(TextColumn("[bold]judged"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                          TextColumn("{task.fields[status]}"), TextColumn("{task.fields[note]}"), console=_console(),
+                          disable=self.plain and not os.environ.get("IWR_PROGRESS"))
+        self.task: Any = None
+
+    def __enter__(self) -> "_PipeBar":
+        self.p.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.p.__exit__(*exc)
+
+    def say(self, text: str) -> None:
+        if self.plain:
+            print(text, flush=True)
+        else:
+            self.p.console.print(text, highlight=False, markup=False)
+
+    def __call__(self, kind: str, info: dict) -> None:
+        self.pace.feed(kind, info)
+        status = self.pace.line()
+        if kind == "build_start":
+            self.say(f"suite {self.suite}: {info['todo']} task(s) to record, {info['jobs']} at once, "
+                     f"{info['reused']} already built; each is judged as soon as it is built "
+                     f"({info['workers']} unit(s) at once)")
+        elif kind == "start":
+            lim = info.get("limit")
+            if lim:
+                self.say(f"--limit {lim['n']}: the first {len(lim['tasks'])} of {lim['of']} tasks (sorted by id): "
+                         f"{', '.join(lim['tasks'])}")
+            note = f"(resuming: {info['total'] - info['todo']} done)" if info.get("resumed") else ""
+            self.task = self.p.add_task("judged", total=info["total"], status=status, note=note)
+        elif kind == "task_built" and not info.get("reused"):
+            what = "built" if info["ok"] else "EXCLUDED (not judged)"
+            self.say(f"  {info['task']}: {what} in {info['seconds']:.0f}s"
+                     + ("" if info["ok"] else f": {info['reason'][:200]}") + f"  [{status}]")
+        elif kind == "build_done":
+            self.say(f"suite {self.suite}: every recording ended, {info['built']} task(s) built"
+                     + (f", {len(info['excluded'])} excluded" if info["excluded"] else "")
+                     + f"; judging {info['workers']} unit(s) at once  [{status}]")
+        elif kind == "unit_done":
+            r = info.get("result")
+            what = f"{info['model']} / {info['task']}"
+            if r is not None:
+                what += f": {r.status}" + (f" Final {r.final:.1f}" if r.final is not None else "")
+            if self.plain:
+                print(f"  {what}  [{status}]", flush=True)
+        if self.task is not None:
+            if kind == "task_built" and not info["ok"]:
+                self.p.update(self.task, total=max(0, (self.p.tasks[0].total or 0) - self.pace.models))
+            self.p.update(self.task, advance=1 if kind == "unit_done" else 0, status=status,
+                          note=(info.get("task", "") if kind in ("unit_done", "task_built") else ""))
+
+
+def _run_pipelined(a: argparse.Namespace, cfg: Any) -> Any:
+    """Build the --suite and judge each task as soon as it is built (``runs.pipeline``)."""
+    import asyncio
+
+    from .runs.pipeline import BuildSource, run_pipelined, split_cores
+
+    source = BuildSource.named(a.suite)
+    jobs, cfg.workers, after = split_cores(os.cpu_count() or 2, a.jobs, a.workers)
+    print(f"suite {a.suite}: building what is missing (cached under "
+          f"{os.environ.get('IWR_CACHE', '~/.cache/iwrbench')}) and judging each task once built", flush=True)
+    bar = _PipeBar(a.suite, len(cfg.models))
+    with bar:
+        summary = asyncio.run(run_pipelined(cfg, source, jobs=jobs, workers_after=after, progress=bar))
+    spec_excluded = bar.pace.excluded
+    if spec_excluded:
+        from .runs.rundir import RunDir
+
+        for tid, why in (RunDir(cfg.out).read_spec().build or {}).get("excluded", {}).items():
+            print(f"excluded {tid} (not built, not judged): {why}", file=sys.stderr)
+    return summary
+
+
+def _build_with_bar(name: str, jobs: int | None, force: bool, only: list[str] | None = None):
+    """Build a bundled suite, or a folder of recipes (``iwr run --suite DIR``), with a progress bar."""
+    from .runs.pipeline import BuildSource
+    from .validate.build import build_recipes
+
+    source = BuildSource.named(name)
     bar = _Bar(f"building suite {name}")
     with bar:
         def cb(event: str, info: dict) -> None:
@@ -329,7 +431,8 @@ def _build_with_bar(name: str, jobs: int | None, force: bool, only: list[str] | 
             elif event == "done":
                 bar.advance(f"{info['task']}: {'ok' if info['ok'] else 'EXCLUDED'} ({info['seconds']:.0f}s)")
 
-        report = build_suite(name, jobs=jobs, force=force, only=only, progress=cb)
+        report = build_recipes(source.name, source.files, source.root, jobs=jobs, force=force, only=only,
+                               progress=cb, others=source.others)
     for o in report.excluded:
         print(f"excluded {o.task_id}: {o.reason}", file=sys.stderr)
     print(f"suite {name}: {len(report.ok)} task(s) ready in {report.path}"
@@ -547,9 +650,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="the main job: default suite x baseline models, leaderboard and report")
     p.add_argument("--out", metavar="RUN_DIR", help=RUN_OUT_HELP)
     p.add_argument("--suite", default="default",
-                   help="the bundled suite to build (what is missing) and judge (default: default)")
+                   help="the bundled suite to build (what is missing) and judge, or a folder of recipes of your own "
+                        "(a path, e.g. ./my-recipes: built into the cache like a bundled suite); each task is judged "
+                        "as soon as it is built (default: default)")
     p.add_argument("--tasks", help="use these tasks (a suite folder, a task folder or a data.jsonl) instead of a "
                                    "bundled suite (default: the --suite)")
+    p.add_argument("--jobs", type=int, metavar="N",
+                   help="tasks recorded at once while the run judges the tasks already built (default: one per "
+                        "core, at most 4; --workers units are judged at once meanwhile, default the cores left, at "
+                        "least 1, and every core once the recordings have ended)")
     _add_eval_args(p, models_required=False)
     p.set_defaults(fn=cmd_run)
 

@@ -722,6 +722,10 @@ class RunSpec(_Open):
     #: ``iwr judge``: the run whose pages this run judged again ({run, created, protocol, suite_hash}); its
     #: generation record is this run's ``generation``
     pages_from: dict[str, Any] | None = None
+    #: ``iwr run`` building while it judges (runs/pipeline.py): {suite, complete, excluded: {task_id: reason},
+    #: task_hashes: {task_id: suite hash of that task alone}}; ``task_ids`` and ``suite_hash`` are those of the
+    #: tasks judged so far, and of every task built once ``complete``
+    build: dict[str, Any] | None = None
 
 
 class Interval(_ReadsLikeJson):

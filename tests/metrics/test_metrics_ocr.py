@@ -152,6 +152,22 @@ def test_disk_cache_survives_a_new_engine(tmp_path):
     assert second_inner.calls == 0
 
 
+def test_a_builds_readings_are_read_by_the_judge_and_never_written_to(tmp_path):
+    """``also_read`` (a suite build's ground-truth readings, runs/pipeline.py): a reading there is not read again;
+    what the judge reads itself stays in its memory, out of the build's folder."""
+    gt, shot = Image.new("RGB", (64, 32), "white"), Image.new("RGB", (64, 32), "black")
+    build = CachedOcr(CountingOcr(), OcrCache(tmp_path / "build"))
+    text = build.read_text(gt)
+    judge_engine = CountingOcr()
+    judge = CachedOcr(judge_engine, OcrCache(also_read=[tmp_path / "build"]))
+    assert judge.read_text(gt) == text and judge_engine.calls == 0
+    judge.read_text(shot)
+    assert judge_engine.calls == 1 and len(list((tmp_path / "build").glob("*.json"))) == 1
+    other = CachedOcr(CountingOcr("other settings"), OcrCache(also_read=[tmp_path / "build"]))
+    other.read_text(gt)  # another engine's settings: another key, read by that engine
+    assert other.engine.calls == 1
+
+
 def test_get_ocr_default_is_cached_tesseract(engine):
     ocr = get_ocr()
     assert isinstance(ocr, CachedOcr) and ocr.name == "tesseract"

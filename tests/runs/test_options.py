@@ -34,7 +34,7 @@ def test_every_field_has_its_flag_and_every_flag_its_field(command):
         field = EvalOptions.model_fields[name]
         assert field.description and (field.json_schema_extra or {}).get("recorded") in (
             "run", "generation", "judge", "runtime", "browser", "no"), name
-    extra = {"--suite"} if command == "run" else set()
+    extra = {"--suite", "--jobs"} if command == "run" else set()  # what `iwr run` builds, and how many at once
     stray = set(flags) - NOT_OPTIONS - extra - {f for fs in declared.values() for f in fs}
     assert not stray, f"flags of iwr {command} with no EvalOptions field: {sorted(stray)}"
 

@@ -367,8 +367,11 @@ class OcrCache:
     """Readings by key, in memory and, when ``directory`` is given, one JSON file per key there
     (the text, and the words with their boxes when the engine gives them)."""
 
-    def __init__(self, directory: str | os.PathLike[str] | None = None):
+    def __init__(self, directory: str | os.PathLike[str] | None = None, *,
+                 also_read: list[str | os.PathLike[str]] | None = None):
         self.directory = Path(directory) if directory else None
+        #: folders of readings another cache wrote (a suite build's ground-truth readings): read, never written
+        self.also_read = [Path(d) for d in also_read or []]
         self._mem: dict[str, OcrReading] = {}
         self._lock = threading.Lock()
         self.hits = 0
@@ -379,8 +382,8 @@ class OcrCache:
             if key in self._mem:
                 self.hits += 1
                 return self._mem[key]
-        if self.directory is not None:
-            path = self.directory / f"{key}.json"
+        for folder in ([self.directory] if self.directory is not None else []) + self.also_read:
+            path = folder / f"{key}.json"
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
                 text = data["text"]

@@ -98,14 +98,10 @@ def _judging_pages_of(cfg: EvalConfig, spec: RunSpec) -> RunSpec:
     return spec.model_copy(update={"generation": old.generation, "pages_from": pages_from(old_run, old)})
 
 
-async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> Summary:
+def prepare(cfg: EvalConfig) -> tuple[Protocol, list[Model], JudgeComponents]:
+    """The run's protocol, models and judge components, each checked before any work (a wrong
+    ``--oracle-recipes``, a model named twice, a missing component: an error that names it)."""
     protocol = get_protocol(cfg.protocol, to_run=True)
-    tasks = load_suite(cfg.tasks, only=cfg.only)
-    limit: dict[str, Any] | None = None
-    if cfg.limit is not None:
-        available = len(tasks)
-        tasks = first_tasks(tasks, cfg.limit)
-        limit = {"n": cfg.limit, "of": available, "order": "task id", "tasks": [t.id for t in tasks]}
     kwargs = dict(cfg.model_kwargs)
     if cfg.options.max_cost_usd is not None:  # one budget for the whole run, across providers
         from ..models.pricing import Budget
@@ -121,6 +117,30 @@ async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> S
         raise IwrError(f"a model is named twice: {names}")
     components = make_components(cfg, protocol)
     components.check()  # a missing component is an error that names it, before any work
+    return protocol, models, components
+
+
+def note_sandbox_on_resume(run: RunDir, spec: RunSpec, asked: RunSpec) -> RunSpec:
+    """A resume with another sandbox: run.json says every way its units were judged."""
+    if spec.browser.get("sandbox") == asked.browser.get("sandbox"):
+        return spec
+    also = list(dict.fromkeys([*spec.browser.get("sandbox_on_resume", []), asked.browser["sandbox"]]))
+    spec = spec.model_copy(update={"browser": {
+        **spec.browser, "sandbox_on_resume": also,
+        "unsafe_no_sandbox": bool(spec.browser.get("unsafe_no_sandbox") or asked.browser["unsafe_no_sandbox"])}})
+    run.write_spec(spec)
+    return spec
+
+
+async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> Summary:
+    get_protocol(cfg.protocol, to_run=True)  # an unknown protocol is said before the tasks are read
+    tasks = load_suite(cfg.tasks, only=cfg.only)
+    limit: dict[str, Any] | None = None
+    if cfg.limit is not None:
+        available = len(tasks)
+        tasks = first_tasks(tasks, cfg.limit)
+        limit = {"n": cfg.limit, "of": available, "order": "task id", "tasks": [t.id for t in tasks]}
+    protocol, models, components = prepare(cfg)
     run = RunDir(cfg.out)
     box = BrowserBox(protocol.page_setup, unsafe_no_sandbox=cfg.unsafe_no_sandbox)
     try:
@@ -135,13 +155,8 @@ async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> S
         before = run.read_spec() if run.exists() else None
         changed = run.changed_keys(asked) if before is not None else []
         spec, resumed = run.start(asked, allow_changed=cfg.allow_changed_config, retry_errors=cfg.retry_errors)
-        if resumed and spec.browser.get("sandbox") != asked.browser.get("sandbox"):
-            # a resume with another sandbox: run.json says every way its units were judged
-            also = list(dict.fromkeys([*spec.browser.get("sandbox_on_resume", []), asked.browser["sandbox"]]))
-            spec = spec.model_copy(update={"browser": {
-                **spec.browser, "sandbox_on_resume": also,
-                "unsafe_no_sandbox": bool(spec.browser.get("unsafe_no_sandbox") or asked.browser["unsafe_no_sandbox"])}})
-            run.write_spec(spec)
+        if resumed:
+            spec = note_sandbox_on_resume(run, spec, asked)
         done = run.done()
         units = [(m, t) for m in models for t in tasks if (m.name, t.id) not in done]
         retry: dict[str, Any] | None = None

@@ -10,10 +10,12 @@ fails on two consecutive recordings is left out, and the build says why.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import shutil
+import threading
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -47,7 +49,7 @@ class BuildReport:
         return [o for o in self.outcomes if not o.ok]
 
 
-def _build_one(recipe_path: str, out: str, work: str) -> tuple[bool, str, int]:
+def _build_one(recipe_path: str, out: str, work: str, ocr_dir: str | None = None) -> tuple[bool, str, int, float]:
     """Record a recipe as ``iwr record --strict`` does (the oracle replay, then the cheat check: every cheat page at
     Final <= 15); a second recording when the first fails."""
     import asyncio
@@ -55,16 +57,18 @@ def _build_one(recipe_path: str, out: str, work: str) -> tuple[bool, str, int]:
     from ..record.recipe import load_recipe
     from .make import record_task_async
 
+    t0 = time.monotonic()  # the recording's own time, not its wait in the pool's queue
     recipe = load_recipe(recipe_path)
     reason = ""
     for attempt in (1, 2):
         try:
-            asyncio.run(record_task_async(recipe, Path(out), force=True, strict=True))
-            return True, "", attempt
+            asyncio.run(record_task_async(recipe, Path(out), force=True, strict=True,
+                                          ocr_dir=Path(ocr_dir) if ocr_dir else None))
+            return True, "", attempt, time.monotonic() - t0
         except IwrError as e:
             reason = str(e)
     shutil.rmtree(out, ignore_errors=True)
-    return False, reason, 2
+    return False, reason, 2, time.monotonic() - t0
 
 
 def _save(manifest_f: Path, manifest: dict) -> None:
@@ -90,10 +94,28 @@ def _built_elsewhere(name: str, task_id: str, fp: str) -> tuple[Path, dict, str]
 
 
 def build_suite(name: str, *, jobs: int | None = None, force: bool = False, only: list[str] | None = None,
-                progress: Callable[[str, dict], None] | None = None) -> BuildReport:
-    files = recipe_files(name)
-    root = build_root(name)
-    tdir = tasks_dir(name)
+                progress: Callable[[str, dict], None] | None = None, stop: threading.Event | None = None) -> BuildReport:
+    """Build the bundled suite ``name`` (``build_recipes`` over its recipe files, into its cache folder)."""
+    return build_recipes(name, recipe_files(name), build_root(name), jobs=jobs, force=force, only=only,
+                         progress=progress, stop=stop, others=True)
+
+
+def default_jobs(cpus: int | None = None) -> int:
+    """Tasks recorded at once when nothing else runs: one per core, at most 4."""
+    return max(1, min(cpus or os.cpu_count() or 2, 4))
+
+
+def build_recipes(name: str, files: list[Path], root: Path, *, jobs: int | None = None, force: bool = False,
+                  only: list[str] | None = None, progress: Callable[[str, dict], None] | None = None,
+                  stop: threading.Event | None = None, others: bool = False) -> BuildReport:
+    """Record ``files`` into ``root/tasks/<task_id>`` (``root/manifest.json`` says what is up to date).
+
+    ``progress(kind, info)`` hears ``start`` {total, todo, reused}, then ``ready`` {task} for each task already
+    built (before any recording ends), then ``done`` {task, ok, reason, seconds} as each recording ends: a
+    caller can use a task as soon as it is ready or done (``runs.pipeline`` judges it then). ``stop`` set: the
+    recordings not started are dropped and those running are ended; the report holds what finished.
+    ``others``: reuse a task built from the same fingerprint for another bundled suite."""
+    tdir = root / "tasks"
     tdir.mkdir(parents=True, exist_ok=True)
     manifest_f = root / "manifest.json"
     manifest = json.loads(manifest_f.read_text()) if manifest_f.is_file() else {}
@@ -112,7 +134,7 @@ def build_suite(name: str, *, jobs: int | None = None, force: bool = False, only
         if not force and entry.get("fingerprint") == fp and entry.get("ok") and (tdir / r.id / "task.json").is_file():
             report.outcomes.append(BuildOutcome(r.id, True, 0.0, reused=True))
             continue
-        if not force and (done := _built_elsewhere(name, r.id, fp)) is not None:
+        if others and not force and (done := _built_elsewhere(name, r.id, fp)) is not None:
             # the same recipe, site and recorder, built for another suite (default is drawn from full): copied
             shutil.rmtree(tdir / r.id, ignore_errors=True)
             shutil.copytree(done[0], tdir / r.id, symlinks=True)
@@ -129,31 +151,62 @@ def build_suite(name: str, *, jobs: int | None = None, force: bool = False, only
     if progress:
         progress("start", {"total": len(files) if not only else len(wanted), "todo": len(todo),
                            "reused": len(report.outcomes)})
-    jobs = max(1, min(jobs or max(1, (os.cpu_count() or 2) // 1), len(todo) or 1, 4))
+        for o in list(report.outcomes):
+            progress("ready", {"task": o.task_id})
+    jobs = max(1, min(jobs or default_jobs(), len(todo) or 1, 4))
     work = root / "validation"
-    if todo:
-        with ProcessPoolExecutor(max_workers=jobs) as ex:
+    if todo and not (stop is not None and stop.is_set()):
+        # spawned, not forked: the caller may have threads and a browser of its own (``runs.pipeline`` judges
+        # while this builds), which a forked worker would inherit half-way
+        ex = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+        try:
             futs = {}
             for tid, f, fp in todo:
                 t0 = time.monotonic()
-                fut = ex.submit(_build_one, str(f), str(tdir / tid), str(work))
+                fut = ex.submit(_build_one, str(f), str(tdir / tid), str(work), str(ocr_dir(root)))
                 futs[fut] = (tid, fp, t0)
-            for fut in as_completed(futs):
-                tid, fp, t0 = futs[fut]
-                try:
-                    ok, reason, attempts = fut.result()
-                except Exception as e:  # a crash in the worker: report, don't lose the others
-                    ok, reason, attempts = False, f"{e.__class__.__name__}: {e}", 1
-                o = BuildOutcome(tid, ok, time.monotonic() - t0, reason, attempts)
-                report.outcomes.append(o)
-                manifest[tid] = {"fingerprint": fp, "ok": ok, "reason": reason,
-                                 "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-                _save(manifest_f, manifest)
-                if progress:
-                    progress("done", {"task": tid, "ok": ok, "reason": reason, "seconds": o.seconds})
+            pending = set(futs)
+            while pending:
+                finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+                if stop is not None and stop.is_set():
+                    break
+                for fut in finished:
+                    tid, fp, t0 = futs[fut]
+                    try:
+                        ok, reason, attempts, seconds = fut.result()
+                    except Exception as e:  # a crash in the worker: report, don't lose the others
+                        ok, reason, attempts, seconds = False, f"{e.__class__.__name__}: {e}", 1, time.monotonic() - t0
+                    o = BuildOutcome(tid, ok, seconds, reason, attempts)
+                    report.outcomes.append(o)
+                    manifest[tid] = {"fingerprint": fp, "ok": ok, "reason": reason,
+                                     "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+                    _save(manifest_f, manifest)
+                    if progress:
+                        progress("done", {"task": tid, "ok": ok, "reason": reason, "seconds": o.seconds})
+        finally:
+            if stop is not None and stop.is_set():
+                _end_workers(ex)
+            ex.shutdown(wait=True, cancel_futures=True)
     shutil.rmtree(work, ignore_errors=True)
     report.outcomes.sort(key=lambda o: o.task_id)
     return report
+
+
+def ocr_dir(root: Path) -> Path:
+    """Where a build keeps the OCR readings of its tasks' ground truth (``validate.make.cheat_check``), for the
+    judge to read instead of reading each checkpoint again (``runs.pipeline``)."""
+    return root / "ocr"
+
+
+def _end_workers(ex: ProcessPoolExecutor) -> None:
+    """End the recordings still running (a stopped build): their half-made staging folders are left behind, as a
+    kill leaves them, and never read (a task is its folder with a manifest entry)."""
+    procs = getattr(ex, "_processes", None) or {}  # the executor's own worker processes (no public handle)
+    for p in list(procs.values()):
+        try:
+            p.terminate()
+        except Exception:  # noqa: BLE001 - already gone
+            pass
 
 
 def ensure_built(name: str, progress: Callable[[str, dict], None] | None = None) -> Path:

@@ -63,8 +63,13 @@ class Recorded:
     cheats: list[CheatScore] = field(default_factory=list)
 
 
-async def cheat_check(task_dir: Path, progress: Progress | None = None) -> list[CheatScore]:
-    """Judge every cheat page on the task in ``task_dir`` with the default protocol (all at once, one browser)."""
+async def cheat_check(task_dir: Path, progress: Progress | None = None,
+                      ocr_dir: Path | None = None) -> list[CheatScore]:
+    """Judge every cheat page on the task in ``task_dir`` with the default protocol (all at once, one browser).
+
+    ``ocr_dir``: the OCR readings of the task's ground-truth checkpoints are written there too (one JSON file per
+    reading, keyed by the engine's settings and the pixels), for a run that judges the task next to read
+    (``runs.pipeline``) instead of reading them again."""
     from playwright.async_api import async_playwright
 
     from ..browser.core import launch_browser
@@ -78,6 +83,8 @@ async def cheat_check(task_dir: Path, progress: Progress | None = None) -> list[
     protocol = get_protocol("offline", to_run=True)
     comps = JudgeComponents.for_protocol(protocol)
     comps.check()
+    if ocr_dir is not None:
+        await asyncio.to_thread(_read_ground_truth, task, protocol, comps.ocr, ocr_dir)
     n = len(task.action_sequence)
     with tempfile.TemporaryDirectory(prefix="iwr-cheats-") as work:
         async with async_playwright() as pw:
@@ -104,6 +111,26 @@ async def cheat_check(task_dir: Path, progress: Progress | None = None) -> list[
     return scores
 
 
+def _read_ground_truth(task: Any, protocol: Any, ocr: Any, ocr_dir: Path) -> None:
+    """Read the ground-truth checkpoints the judge compares (as ``judge.score.judge_unit`` picks them) with
+    ``ocr``'s engine, once each, into ``ocr``'s cache and into ``ocr_dir``."""
+    from PIL import Image
+
+    from ..metrics import CachedOcr, OcrCache
+
+    if not isinstance(ocr, CachedOcr):
+        return
+    keep = CachedOcr(ocr.engine, OcrCache(ocr_dir))
+    flagged = [i for i, a in enumerate(task.action_sequence, 1) if a.visual_evaluation_flag]
+    for cp in (range(len(flagged) + 1) if protocol.pairing == "published" else [0] + flagged):
+        gt = protocol.checkpoint_path(task, cp)
+        if gt.is_file():
+            with Image.open(gt) as im:
+                img = im.convert("RGB")
+            reading = keep.read(img)
+            ocr.cache.put(ocr.key(img), reading.text, words=reading.words)
+
+
 def _where(res: Any) -> str:
     """Where a judged cheat was stopped, or which probe capped it."""
     caps = [p for p in (res.probes or []) if p.cap is not None]
@@ -120,8 +147,9 @@ def _where(res: Any) -> str:
 
 async def record_task_async(recipe: "Path | str | object", out: Path, *, validate: bool = True, passes: int = 2,
                             force: bool = False, progress: Progress | None = None, cheats: bool = True,
-                            strict: bool = False) -> Recorded:
-    """``cheats``: judge the cheat pages on the validated task (only with ``validate``); ``strict``: refuse the task
+                            strict: bool = False, ocr_dir: Path | None = None) -> Recorded:
+    """``cheats``: judge the cheat pages on the validated task (only with ``validate``; ``ocr_dir``: keep the OCR
+    readings of its ground truth there, ``cheat_check``); ``strict``: refuse the task
     when one of them scores above the bound."""
     from ..record.recipe import Recipe, load_recipe
     from ..record.recorder import record_async
@@ -150,7 +178,7 @@ async def record_task_async(recipe: "Path | str | object", out: Path, *, validat
                 # the two are independent: the cheat check's verdicts are kept only for a task that validates
                 checked = timed("validate.oracle", validate_async([staging], oracle=True, work_dir=Path(work),
                                                                   oracle_recipes=[recipe_file]))
-                judged = timed("validate.cheats", cheat_check(staging, None)) if cheats else None
+                judged = timed("validate.cheats", cheat_check(staging, None, ocr_dir)) if cheats else None
                 got = await asyncio.gather(checked, *([judged] if judged is not None else []), return_exceptions=True)
             for r in got:
                 if isinstance(r, BaseException):
