@@ -200,3 +200,18 @@ def test_the_video_shows_no_zoom_on_a_target(tmp_path):
         # the closest screen the recorder saw (hover states in between: a card's colour, the pointer)
         off = min(float((np.abs(a - s) > 40).mean()) for s in seen)
         assert off < 0.1, f"the frame {t - res.t0:.2f}s in looks like no screen of the page ({off:.0%} differs)"
+
+
+def test_a_derived_probe_that_does_not_hold_on_the_source_is_dropped_not_the_task(tmp_path):
+    # the recorder guesses that a key the recipe never presses (F9 ...) changes nothing; on this page every other key
+    # shows a note, so its idle-key probe cannot hold: that probe is not kept, and the task is recorded
+    _site(tmp_path, """<p id=n>Count 0</p><p id=k></p><script>let n = 0; addEventListener('keydown', e => {
+        if (e.key === 'ArrowRight') document.getElementById('n').textContent = 'Count ' + (++n);
+        else document.getElementById('k').textContent = 'Key ' + e.key + ' does nothing here'; })</script>""")
+    r = load_recipe(_recipe(tmp_path, "  - {type: Press, key: ArrowRight, description: press the right arrow, "
+                                      "assert: \"The count reads 'Count 1'\"}\n"))
+    task = record(r, tmp_path / "out", passes=2)
+    log = json.loads((task.dir / "reference" / "record.json").read_text())["derived_probes"]
+    idle = [x for x in log if x.startswith("derived-idle-key")]
+    assert idle and all("not kept" in x and "marked 'unchanged'" in x for x in idle), log
+    assert not any(p.name.startswith("derived-idle-key") for p in task.probes)
