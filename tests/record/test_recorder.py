@@ -215,3 +215,18 @@ def test_a_derived_probe_that_does_not_hold_on_the_source_is_dropped_not_the_tas
     idle = [x for x in log if x.startswith("derived-idle-key")]
     assert idle and all("not kept" in x and "marked 'unchanged'" in x for x in idle), log
     assert not any(p.name.startswith("derived-idle-key") for p in task.probes)
+
+
+def test_a_press_goes_where_the_focus_is_as_in_the_judge_and_an_unfocused_target_is_warned_about(tmp_path):
+    # the recipe means the slider, but the focus is on the button clicked before: the key goes to the button (the
+    # judge, which grounds no element for a key, does the same), and iwr record says so instead of focusing the slider
+    _site(tmp_path, """<button id=b onclick="document.getElementById('o').textContent='Amount 50'">50</button>
+        <input id=s type=range min=0 max=100 value=50 oninput="document.getElementById('o').textContent='Amount '+this.value">
+        <p id=o>Amount 0</p>""")
+    r = load_recipe(_recipe(tmp_path, "  - {type: Click, target: '#b', description: the 50 button, assert: \"'Amount 50'\"}\n"
+                                      "  - {type: Press, key: ArrowRight, target: '#s', description: the right arrow on the slider}\n"))
+    task = record(r, tmp_path / "out", passes=1)
+    warnings = json.loads((task.dir / "reference" / "record.json").read_text())["warnings"]
+    assert any(w.startswith("step 2: the Press's target '#s' did not have the focus") for w in warnings), warnings
+    # the slider did not move: nothing new is shown after step 2
+    assert not any(t.kind == "appears" for t in (task.action_sequence[1].evidence.texts if task.action_sequence[1].evidence else []))

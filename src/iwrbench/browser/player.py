@@ -29,7 +29,9 @@ For each difference between the recorder and the judge, what is right for each:
 - Type: both click the field, clear it unless the recipe said ``clear: false``, type key by key and check
   the field shows the text (a recipe typing into a field that refuses it fails while recording). Only the
   judge focuses a field it cannot click.
-- Press, Select: the same for both (focus the element if any, press; choose by label, else by value).
+- Press: both press the key where the focus is (the judge grounds no element for a key; the recorder, which
+  knows the recipe's target, passes none either and warns when the target did not hold the focus). Select: the
+  same for both (choose by label, else by value).
 
 The published set's knobs (``Rules``: ``click_fallbacks``, ``scroll="published"``, ``typing="published"``,
 ``kinds``, the network-idle wait before grounding, ``executed``, ``unknown_key``, the load wait after a click,

@@ -101,6 +101,8 @@ class PassResult:
     seed: int = 1
     #: step index -> what kept the DOM changing when it was captured anyway (an endless animation)
     unsettled: dict[int, str] = field(default_factory=dict)
+    #: step index -> a Press whose target did not hold the focus (the key went where the focus was)
+    unfocused: dict[int, str] = field(default_factory=dict)
     #: wall-clock windows in which the page was photographed with its text made transparent (reading the view):
     #: the video's frames from them are left out
     blind: list[tuple[float, float]] = field(default_factory=list)
@@ -115,6 +117,14 @@ class PassResult:
     def video_frames(self) -> list[tuple[float, bytes]]:
         """The screencast's frames, less those taken while the view was read."""
         return [f for f in self.frames if not any(a <= f[0] <= b + 0.05 for a, b in self.blind)]
+
+
+#: does the element hold the focus (itself or something inside it, through open shadow roots)?
+_HAS_FOCUS_JS = """(el) => { let a = document.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  if (!a || a === document.body || a === document.documentElement) {
+    return el === document.body || el === document.documentElement || el.contains(document.body); }
+  return el === a || el.contains(a) || (a.getRootNode && a.getRootNode().host && el.contains(a.getRootNode().host)); }"""
 
 
 def _site_copy_ignore(root: Path, skipped: list[str]) -> Callable[[str, list[str]], set[str]]:
@@ -327,7 +337,19 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                         await _move(page, res.timeline, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), full)
                         await asyncio.sleep(0.05)
                         res.pre[i] = await timed(P + "screenshot", screenshot(page))
-                done = await timed(P + "play", play(page, a.action, el, vp, RECORDER if full else RECORDER_QUICK, trace=res.timeline, step=i))
+                if a.type == "Press" and el is not None:
+                    # a key goes where the focus is, as in the judge (which grounds no element for a Press): the
+                    # recorder never moves the focus for it, a person would have clicked or tabbed there first
+                    try:
+                        has = await read(page, _HAS_FOCUS_JS, el)
+                    except WorldUnavailable:
+                        raise
+                    except Exception:
+                        has = True
+                    if not has:
+                        res.unfocused[i] = a.target or ""
+                done = await timed(P + "play", play(page, a.action, None if a.type == "Press" else el, vp,
+                                                    RECORDER if full else RECORDER_QUICK, trace=res.timeline, step=i))
                 if not done.executed:  # the recorder falls back on nothing: the recipe is wrong
                     raise RecordError(f"{label}step {i}: {a.type} failed: {done.reason(a.type)}")
                 rep = await timed(P + "settle", settle(page, tracker, timeout_ms=SETTLE_TIMEOUT_MS, after_action=True))
@@ -738,6 +760,10 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
         vp = (recipe.viewport.width, recipe.viewport.height)
         n_frames, duration = await timed("record.encode", asyncio.to_thread(
             encode, first.video_frames(), first.t0, first.t1, vp, tmp / "video.mp4", fps=fps, timeline=first.timeline))
+        for i, sel in sorted(first.unfocused.items()):
+            warnings.append(f"step {i}: the Press's target {sel!r} did not have the focus, so the key went where the "
+                            "focus was (as it does when the judge replays it); if it was meant for that element, click "
+                            "it (or Tab to it) in a step before")
         for i, what in sorted(first.unsettled.items()):
             warnings.append(f"step {i}: the page never stopped changing ({what}); its checkpoint shows one moment of "
                             "an animation, and the judge shows the rebuilt page at a fixed virtual time")
