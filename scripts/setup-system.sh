@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what iwrbench needs outside Python: a Chromium it can drive, and Tesseract.
+# Installs what iwrbench needs outside Python: a Chromium it can drive, Tesseract, and (as root) the
+# unprivileged user Chromium runs as with its sandbox on.
 # Idempotent: prints what it finds and installs only what is missing.
 set -euo pipefail
 
@@ -7,6 +8,21 @@ have() { command -v "$1" >/dev/null 2>&1; }
 SUDO=""
 if [ "$(id -u)" != "0" ]; then
   if have sudo; then SUDO="sudo"; fi
+fi
+
+# Chromium's sandbox cannot run as root: when iwrbench runs as root (CI, a fresh machine), the browser is
+# started as this user, with no login, no home and no password (src/iwrbench/browser/sandbox.py).
+# Without root this is not needed: the browser runs as the user running iwrbench.
+BROWSER_USER=iwr-browser
+if [ "$(id -u)" = "0" ]; then
+  if ! id -u "$BROWSER_USER" >/dev/null 2>&1; then
+    echo "system: making the user $BROWSER_USER that Chromium runs as (its sandbox on)"
+    useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin \
+      --comment "iwrbench browser (sandboxed Chromium)" "$BROWSER_USER"
+  fi
+  for t in unshare setpriv pivot_root mount; do
+    have "$t" || PATH="$PATH:/usr/sbin:/sbin" have "$t" || { echo "system: $t (util-linux/mount) is missing" >&2; exit 1; }
+  done
 fi
 
 missing=()

@@ -39,6 +39,20 @@ async def browser():
         await b.close()
 
 
+@pytest_asyncio.fixture
+async def published_browser():
+    """The browser iwr-bench@1 judges in (scrollbars drawn, no fonts wait before screenshots: browser/core.py)."""
+    from iwrbench.browser.core import launch_browser, start_playwright
+
+    pw = await start_playwright(published=True)
+    try:
+        b = await launch_browser(pw, page_setup="published")
+        yield b
+        await b.close()
+    finally:
+        await pw.stop()
+
+
 def shared_dir(tmp_path_factory, name: str, make) -> Path:
     """A folder ``make(folder)`` fills once for the whole test session, shared by every pytest-xdist process.
 

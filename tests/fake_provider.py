@@ -25,6 +25,9 @@ Behaving like the real services (for judges and generation alike):
   the Messages API checks it (budget at least 1024 and below ``max_tokens``, no temperature but 1).
 - ``rate_limit_every=N``: every N-th request is refused with HTTP 429, a ``Retry-After`` header
   (``retry_after=``, seconds) and the real error body.
+- ``image_limits=True``: images over the provider's documented limits are refused with HTTP 400 (Anthropic, in
+  its words: over 5 MB of base64, over 8000 px a side, over 2000 px a side in a request of more than 20 images;
+  OpenAI: over 20 MB an image or 50 MB a request, in words of the stand-in's own).
 
 ``write_synthetic_task`` writes a small task folder: a video whose frame ``i`` encodes ``i``
 in its colour (``frame_index_of`` reads it back), one composite, one asset, a checkpoint.
@@ -123,7 +126,7 @@ class FakeProviderServer:
                  context_tokens: int | None = None, max_output_tokens: int | None = None,
                  limit_wording: str | None = None, model_name: str = "tiny-vlm",
                  responder: Any = None, reasoning_tokens: int = 0, reasoning_model: bool = False,
-                 rate_limit_every: int | None = None, retry_after: float = 1.0) -> None:
+                 rate_limit_every: int | None = None, retry_after: float = 1.0, image_limits: bool = False) -> None:
         """``extra_fields``: body fields accepted beyond the documented ones (an OpenAI-compatible
         server's own, e.g. ``top_k``); None accepts any field. ``context_tokens``,
         ``max_output_tokens``: the served model's limits (None: none), refused with HTTP 400 in
@@ -140,6 +143,7 @@ class FakeProviderServer:
         self.reasoning_model = reasoning_model
         self.rate_limit_every = rate_limit_every
         self.retry_after = retry_after
+        self.image_limits = image_limits
         #: requests refused with 429 (they are in ``requests`` too), and the bodies of requests answered
         #: with empty content because their output cap could not hold the thinking and the answer
         self.rate_limited: list[Recorded] = []
@@ -230,6 +234,10 @@ class FakeProviderServer:
             msg = (f"Unrecognized request argument supplied: {unknown[0]}" if self.protocol == "openai"
                    else f"{unknown[0]}: Extra inputs are not permitted")
             return self._error_body(msg, "invalid_request_error", unknown[0])
+        if self.image_limits:
+            too_big = self._image_refusal(body)
+            if too_big is not None:
+                return self._error_body(too_big, "invalid_request_error")
         if self.protocol == "openai" and self.reasoning_model:
             if "max_tokens" in body:
                 return self._error_body("Unsupported parameter: 'max_tokens' is not supported with this model. "
@@ -255,6 +263,40 @@ class FakeProviderServer:
                                         "interleaved thinking mode. Please consult our documentation at "
                                         "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking"
                                         "#feature-compatibility", "invalid_request_error")
+        return None
+
+    def _image_refusal(self, body: dict[str, Any]) -> str | None:
+        """Why the real service would refuse the request's images, or None."""
+        import base64
+        import io
+
+        from PIL import Image
+
+        found: list[tuple[str, str]] = []  # (where, base64 data)
+        for mi, m in enumerate(body.get("messages") or []):
+            for pi, part in enumerate(m.get("content") if isinstance(m.get("content"), list) else []):
+                if part.get("type") == "image":
+                    found.append((f"messages.{mi}.content.{pi}.image.source.base64", part["source"]["data"]))
+                elif part.get("type") == "image_url":
+                    found.append((f"messages.{mi}.content.{pi}", part["image_url"]["url"].partition(",")[2]))
+        total = 0
+        for where, data in found:
+            raw = base64.b64decode(data)
+            total += len(raw)
+            with Image.open(io.BytesIO(raw)) as im:
+                w, h = im.size
+            if self.protocol == "anthropic":
+                if len(data) > 5 * 1024 * 1024:
+                    return f"{where}: image exceeds 5 MB maximum: {len(data)} bytes > 5242880 bytes"
+                if len(found) > 20 and max(w, h) > 2000:
+                    return (f"{where}.data: At least one of the image dimensions exceed max allowed size for "
+                            "many-image requests: 2000 pixels")
+                if max(w, h) > 8000:
+                    return f"{where}.data: At least one of the image dimensions exceed max allowed size: 8000 pixels"
+            elif len(raw) > 20 * 1024 * 1024:
+                return f"{where}: the image is larger than 20 MB ({len(raw)} bytes)"
+        if self.protocol == "openai" and total > 50 * 1024 * 1024:
+            return f"the request's images are larger than 50 MB in all ({total} bytes)"
         return None
 
     def _error_body(self, msg: str, etype: str, param: str | None = None, code: str | None = None) -> dict[str, Any]:

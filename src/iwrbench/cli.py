@@ -8,6 +8,7 @@ Anything else that escapes a command (a bug of ours) is also one line, exit code
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import os
@@ -39,10 +40,12 @@ class _Bar:
     """A rich progress bar fed by library progress callbacks."""
 
     def __init__(self, label: str):
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
 
         self.p = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                          TimeElapsedColumn(), TextColumn("{task.fields[note]}"), transient=False,
+                          TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                          TextColumn("{task.fields[note]}"), transient=False,
                           console=_console(), disable=not sys.stdout.isatty() and not os.environ.get("IWR_PROGRESS"))
         self.label = label
         self.task = None
@@ -65,7 +68,12 @@ class _Bar:
             self.p.update(self.task, advance=1, note=note[:60])
             if self.plain:
                 t = self.p.tasks[0]
-                print(f"  [{int(t.completed)}/{int(t.total or 0)}] {note}", flush=True)
+                done, total = int(t.completed), int(t.total or 0)
+                left = ""
+                if 0 < done < total and t.elapsed:
+                    s = t.elapsed / done * (total - done)  # the pace so far, for what is left
+                    left = f" (about {int(s // 60)} min {int(s % 60):02d} s left)"
+                print(f"  [{done}/{total}] {note}{left}", flush=True)
 
 
 def print_leaderboard(summary: "Summary | dict", title: str = "Leaderboard", console: Any = None) -> None:
@@ -87,8 +95,8 @@ def cmd_record(a: argparse.Namespace) -> int:
     if out.exists() and not a.force and (not out.is_dir() or any(out.iterdir())):
         raise IwrError(f"{out} exists and is not empty; pass --force to replace it")
     print(f"recording {recipe.id} ({len(recipe.actions)} action(s)) -> {out}", flush=True)
-    done = record_task(recipe, out, validate=a.validate, passes=a.passes, force=a.force,
-                       progress=lambda m: print(f"  {m}", flush=True))
+    done = record_task(recipe, out, validate=a.validate, passes=a.passes, force=a.force, cheats=a.cheats,
+                       strict=a.strict, progress=lambda m: print(f"  {m}", flush=True))
     task = done.task
     acts = task.action_sequence
     asserted = sum(1 for x in acts if x.logical_assertion or x.checks)
@@ -97,6 +105,10 @@ def cmd_record(a: argparse.Namespace) -> int:
                if done.validated else "; not validated (--no-validate)")
     print(f"wrote {out}: {len(acts)} action(s), {asserted} asserted ({written} hand-written check(s)), "
           f"{len(task.probes)} probe(s), video {task.recording_details.duration_s:.1f}s{checked}")
+    if done.cheats:
+        worst = max(done.cheats, key=lambda c: -1 if c.final is None else c.final)
+        print("cheat check: " + ", ".join(f"{c.cheat} {'-' if c.final is None else f'{c.final:.2f}'}" for c in done.cheats)
+              + (" (all <= 15)" if all(c.ok for c in done.cheats) else f"; {worst.cheat} is above 15: see the warning"))
     if done.warnings:
         print(f"{len(done.warnings)} warning(s), printed above and kept in {out / 'reference' / 'record.json'}")
     return 0
@@ -454,6 +466,14 @@ def _add_eval_args(p: argparse.ArgumentParser, *, models_required: bool) -> None
     EvalOptions.add_arguments(p)  # every option, declared once with its flag and help (runs/options.py)
 
 
+def _add_sandbox_arg(p: argparse.ArgumentParser) -> None:
+    """``--unsafe-no-sandbox`` on a command that starts a browser outside a run (its flag and help as
+    ``EvalOptions.unsafe_no_sandbox``'s)."""
+    from .runs.options import EvalOptions
+
+    EvalOptions.add_arguments(p, only=("unsafe_no_sandbox",))
+
+
 RUN_OUT_HELP = ("the run folder; rerun with the same --out to resume it (default: a new runs/<date-time> "
                 "folder under the current directory, printed and linked as runs/latest)")
 
@@ -486,10 +506,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="TASK_DIR", help="the task folder to write (required)")
     p.add_argument("--force", action="store_true", help="replace an existing task folder (default: refuse)")
     p.add_argument("--passes", type=int, default=2, help="recordings compared to keep only stable checks (default 2)")
+    _add_sandbox_arg(p)
     p.add_argument("--validate", action=argparse.BooleanOptionalAction, default=True,
                    help="replay the recorded task on its source with the judge before writing it (as `iwr validate "
                         "--oracle`); a task that does not score IFS 100 with matching checkpoints is not written "
                         "(default: on; --no-validate keeps it unchecked)")
+    p.add_argument("--cheats", action=argparse.BooleanOptionalAction, default=True,
+                   help="after validating, judge the cheat pages (slideshow, cheat-frames, cheat-buttons, cheat-text) "
+                        "on the task and print their Final; above 15 is a warning (default: on)")
+    p.add_argument("--strict", action="store_true",
+                   help="refuse the task (write nothing) when a cheat page scores above 15 (the suite builder does)")
     p.set_defaults(fn=cmd_record)
 
     p = sub.add_parser("validate", help="check task folders; --oracle replays them on their source",
@@ -503,6 +529,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also replay each task on its source and require IFS 100 and pixel-matching checkpoints "
                         "(default: check the files only)")
     p.add_argument("--oracle-recipes", action="append", metavar="DIR", help=ORACLE_RECIPES_HELP)
+    _add_sandbox_arg(p)
     p.set_defaults(fn=cmd_validate)
 
     p = sub.add_parser("eval", help="generate + judge + summarise (resumable)",
@@ -583,6 +610,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--jobs", type=int, metavar="N",
                    help="tasks recorded at once (default: one per CPU, at most 4)")
     b.add_argument("--force", action="store_true", help="rebuild every task, even those up to date (default: off)")
+    _add_sandbox_arg(b)
     b.add_argument("--task", action="append", metavar="ID",
                    help="build only this task (repeatable; default: every task of the suite)")
     x = ss.add_parser("path", help="print the folder the suite is built into (to pass as --tasks)")
@@ -630,9 +658,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tasks", help="a built suite folder instead of a bundled suite")
     p.add_argument("--task", action="append", metavar="ID", help="only this task id (repeatable; default: every task)")
     p.add_argument("--out", required=True, help="folder for validity.json, validity.md and per-page evidence (required)")
+    _add_sandbox_arg(p)
     p.set_defaults(fn=cmd_validity)
 
-    p = sub.add_parser("doctor", help="which browser, OCR, visual backends and SDKs are usable here")
+    p = sub.add_parser("doctor", help="which browser (and whether its sandbox is on), OCR, visual backends and SDKs "
+                                      "are usable here")
+    _add_sandbox_arg(p)
     p.set_defaults(fn=cmd_doctor)
     p = sub.add_parser("schema", help="print the JSON Schema of the records and of a recipe",
                        description="Print JSON Schemas: of a recipe (`iwr schema recipe`, the input of `iwr "
@@ -647,6 +678,26 @@ def build_parser() -> argparse.ArgumentParser:
 DEFAULT_MODELS = ["oracle", "screenshot", "blank"]
 
 
+@contextlib.contextmanager
+def _sandbox_switch(unsafe: bool):
+    """``--unsafe-no-sandbox`` for the command's duration: every browser it starts (in this process, its worker
+    processes and a local Ray cluster) gets --no-sandbox; the setting is put back afterwards."""
+    if not unsafe:
+        yield
+        return
+    from .browser.sandbox import UNSAFE_ENV
+
+    old = os.environ.get(UNSAFE_ENV)
+    os.environ[UNSAFE_ENV] = "1"
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(UNSAFE_ENV, None)
+        else:
+            os.environ[UNSAFE_ENV] = old
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     a = ap.parse_args(argv)
@@ -654,7 +705,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.cmd == "run" and not a.model:
         a.model = list(DEFAULT_MODELS)
     try:
-        return a.fn(a)
+        with _sandbox_switch(bool(getattr(a, "unsafe_no_sandbox", False))):
+            return a.fn(a)
     except IwrError as e:
         msg = str(e).replace("\n", " ")
         print(f"iwr {a.cmd}: error: {msg}", file=sys.stderr)

@@ -5,10 +5,46 @@ from __future__ import annotations
 import importlib.util
 import shutil
 import subprocess
+from typing import Any
 
 
 def _line(ok: bool, what: str, detail: str) -> None:
     print(f"{'ok  ' if ok else 'no  '} {what:<22} {detail}")
+
+
+async def _sandbox_check() -> Any:
+    """Start a browser as judging does, open a page, and look at its processes."""
+    from playwright.async_api import async_playwright
+
+    from .browser.core import browser_sandbox, launch_browser, new_context
+    from .browser.sandbox import sandbox_status
+
+    async with async_playwright() as pw:
+        browser = await launch_browser(pw)
+        try:
+            ctx, _ = await new_context(browser, (320, 240), allowed_origins=set())
+            page = await ctx.new_page()
+            await page.set_content("<p>sandbox</p>")
+            return sandbox_status(browser_sandbox(browser))
+        finally:
+            await browser.close()
+
+
+def _sandbox_line() -> int:
+    """The browser's sandbox, as found on a browser started here; 1 when judging would refuse to start."""
+    import asyncio
+
+    from .browser.sandbox import plan
+
+    try:
+        sb = plan()
+        st = asyncio.run(_sandbox_check())
+    except Exception as e:  # ComponentMissing (no iwr-browser user, no user namespaces ...) or no browser at all
+        _line(False, "browser sandbox", f"{str(e).splitlines()[0] if str(e) else e.__class__.__name__}; judging "
+                                        "refuses to start without it (--unsafe-no-sandbox to judge anyway)")
+        return 1
+    _line(st.ok, "browser sandbox", st.detail)
+    return 0 if st.ok or not sb.on else 1
 
 
 def doctor() -> int:
@@ -27,6 +63,7 @@ def doctor() -> int:
     except Exception as e:
         bad += 1
         _line(False, "browser", str(e))
+    bad += _sandbox_line()
     try:
         from .browser.core import memory_cap
 

@@ -45,8 +45,10 @@ MAX_ACTIONS = 1_000
 MAX_CHECKS_PER_ACTION = 200
 
 # ---------------------------------------------------------------- files of a task folder
-#: entries scanned in one of checkpoints/, stitched_assets/, assets/, targets/, reference/
+#: files and folders in one task folder, at every depth
 MAX_TASK_DIR_ENTRIES = 20_000
+#: folders nested in a task folder
+MAX_TASK_DIR_DEPTH = 32
 #: bytes of one checkpoint or composite image
 MAX_IMAGE_BYTES = 64 * MiB
 #: pixels of one checkpoint or composite image (a decompression bomb is refused)

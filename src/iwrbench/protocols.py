@@ -11,7 +11,8 @@ Scores (both protocols):
 - LVS = mean(OCR similarity, visual similarity); HVS = rubric score (0-100);
   VFS = 0.5 LVS + 0.5 HVS; Final = 0.7 IFS + 0.3 VFS.
 - A model's row: macro-average IFS, LVS and HVS over tasks, then VFS and Final from those
-  means (this reproduces every published leaderboard row).
+  means. From the published two-decimal IFS, LVS and HVS this gives each of the 28 published rows' VFS and
+  Final to within 0.01 (the rounding of the published inputs; 18 rows exactly: tests/test_protocols.py).
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ from .records import StepResult, Task, TaskResult, VisualScores
 W_IFS, W_VFS = 0.7, 0.3
 W_LVS, W_HVS = 0.5, 0.5
 
+#: the deterministic grounding rungs, in order (``judge/ground.py`` says what each does); the
+#: published protocol ends with the LLM grounder
+GROUNDING = ("role_name", "role_name_norm", "text", "attribute", "text_norm", "attribute_norm", "position",
+             "appearance", "relation", "grid", "fuzzy")
+
 
 class VisualPair(NamedTuple):
     """One scored pair: ground-truth checkpoint, judged screenshot (None: not reached) and the action
@@ -35,6 +41,21 @@ class VisualPair(NamedTuple):
     checkpoint: int
     shot: int | None
     step: int | None
+
+
+class Difference(str):
+    """One way a protocol acts otherwise than the published code: its text (what the report prints) with a short
+    ``key`` that docs/judge.md's step-by-step table names (a str, so it reads, joins and prints as its text)."""
+
+    key: str
+
+    def __new__(cls, key: str, text: str) -> "Difference":
+        d = super().__new__(cls, text)
+        d.key = key
+        return d
+
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]
+        return (self.key, str(self))
 
 
 @dataclass(frozen=True)
@@ -55,8 +76,8 @@ class Protocol:
     #: how assertions are judged: "evidence" (what a person sees: texts, visual change, author checks),
     #: "checks" (retired offline@1: typed checks of the source's DOM) or "mllm" (multimodal judge)
     assertions: str
-    #: grounding may end with the LLM grounder
-    llm_grounding: bool
+    #: the grounding ladder, its rungs by name in order (``judge/ground.py`` ``RUNGS``)
+    grounding: tuple[str, ...]
     ocr: str
     visual: str
     high_level: str
@@ -82,6 +103,11 @@ class Protocol:
     @property
     def id(self) -> str:
         return f"{self.name}@{self.version}"
+
+    @property
+    def llm_grounding(self) -> bool:
+        """Grounding may end with the LLM grounder."""
+        return "llm" in self.grounding
 
     # ------------------------------------------------------------------ per task
 
@@ -173,7 +199,7 @@ OFFLINE = Protocol(
                  "that changed, the assertion's quoted phrases, visual change), probes with other input; OCR + "
                  "offline visual similarity, offline rubric."),
     settle_by_condition=True, scroll_direction=True, pairing="after", unreached_counts=True,
-    assertions="evidence", llm_grounding=False, ocr="tesseract", visual="default", high_level="offline-rubric",
+    assertions="evidence", grounding=GROUNDING, ocr="tesseract", visual="default", high_level="offline-rubric",
     needs_models=False, probes=True, virtual_clock=True,
     differences=(
         "Assertions are judged by what a person sees, recorded on the source: phrases the assertion quotes and "
@@ -187,8 +213,10 @@ OFFLINE = Protocol(
         "Probes: the task is replayed again with other input (e.g. other text typed); a page that shows the "
         "recorded states whatever the input fails them, and its IFS is capped where the probe failed.",
         "Tasks of the official layout (no recorded evidence) are judged by their checkpoints' visual change and "
-        "the assertion's quoted text read by OCR; an asserted step with neither is refused (task_error).",
-        "Grounding stops before the LLM rung (role+name, text, attributes, position, appearance, fuzzy); no LLM grounder.",
+        "the assertion's quoted text where two OCR readings of the checkpoints are sure of it (counted in text and "
+        "fields); an asserted step with neither is refused (task_error).",
+        "Grounding stops before the LLM rung (role+name, text, attributes, position, appearance, relation to a named "
+        "text, cell of a board, fuzzy); no LLM grounder.",
         "Scroll honours its direction (the published judge always scrolls down).",
         "Visual pairs compare the checkpoint after action i with the page after action i (the published code pairs it with the page before).",
         "Unreached visual checkpoints score 0 (the published judge leaves them out, so a static picture scores ~30).",
@@ -209,6 +237,9 @@ OFFLINE = Protocol(
         "mouse click at the element's centre).",
         "20 s per action (published: 30 s).",
         "A generation_error (no usable page) scores 0 (published: the task is left out).",
+        "Chromium hides scrollbars (the page gets the window's whole width), does not hint fonts and does not "
+        "scroll smoothly, so screenshots repeat (published: scrollbars drawn, Chromium's font hinting and smooth "
+        "scrolling).",
     ),
 )
 
@@ -217,7 +248,7 @@ OFFLINE_V1 = Protocol(
     name="offline", version=1,
     description="Retired (iwrbench 0.1): typed checks of the source's DOM, OCR + offline visual similarity.",
     settle_by_condition=True, scroll_direction=True, pairing="after", unreached_counts=True,
-    assertions="checks", llm_grounding=False, ocr="tesseract", visual="default", high_level="offline-rubric",
+    assertions="checks", grounding=GROUNDING, ocr="tesseract", visual="default", high_level="offline-rubric",
     needs_models=False,
     differences=("Assertions were typed checks of the source's DOM (role counts, ARIA states, URLs, body text); "
                  "pages with other markup failed them. Retired for offline@2.",),
@@ -228,46 +259,126 @@ PUBLISHED = Protocol(
     name="iwr-bench", version=1,
     description="The published IWR-Bench protocol: LLM grounder, multimodal assertion and rubric judges, EasyOCR, DINOv2.",
     settle_by_condition=False, scroll_direction=False, pairing="published", unreached_counts=False,
-    assertions="mllm", llm_grounding=True, ocr="easyocr", visual="dinov2", high_level="mllm",
+    assertions="mllm", grounding=GROUNDING + ("llm",), ocr="easyocr", visual="dinov2", high_level="mllm",
     needs_models=True, page_setup="published", actions="published", action_s=30.0, scores_generation_errors=False,
+    # Every way iwr-bench@1 still acts otherwise than the published code (docs/judge.md maps each step of that code
+    # to these keys; tests/test_protocols.py checks the table and this list name the same ones). Each says what
+    # is done here, what the published code did, and why it is not reproduced.
     differences=(
-        "A judge reply that cannot be read (an empty reply, no Yes/No by the published parsing, a rubric reply "
-        "without 'Score: n/100') is asked again, as many times as generation retries a call; if it still cannot "
-        "be read the unit is a judge_error (not scored) and the reply is kept. The published code counted an "
-        "unreadable assertion as passed and a rubric reply without a score as 0.",
-        "A judge API error (after the provider's retries) is a judge_error, never the page's failure (published: an "
-        "assertion counted as passed; a failed rubric call stopped the run).",
-        "An empty judge reply cut by its output cap (a reasoning model that spent the cap thinking) is asked again "
-        "with twice the cap.",
-        "Reasoning models are sent what they accept: OpenAI's max_completion_tokens and no temperature, "
-        "Anthropic's thinking budget added to max_tokens and no temperature (published: max_tokens and "
-        "temperature 0, which these models refuse).",
-        "One --judge-model serves the grounder and both judges (published: OPENAI_MODEL_NAME, default gpt-4o, "
-        "grounds; MODEL_FOR_EVAL judges).",
-        "Judge calls time out after --timeout (default 600 s; published: 120 s for an assertion, 300 s for the "
-        "rubric) and are retried on 429 (honouring Retry-After), 5xx and timeouts (published: not retried).",
-        "Grounding tries the deterministic rungs (role+name, text, attributes, position, appearance, fuzzy) before "
-        "the LLM grounder; the grounder is shown our numbered candidates, the ARIA snapshot and a screenshot in one "
-        "call (published: browser-use's element list and accessibility tree, then a second call with a screenshot).",
-        "Type types the task's own text (published: the text the grounder LLM reads off the description, unless "
-        "the task gives an element index); Press without a key presses Enter (published: the LLM names a key).",
-        "Scroll scrolls the element that owns the vertical scroll, as browser-use does without an element index "
-        "(published: it passes index 0, which may pick another container).",
-        "Chromium is driven by Playwright directly (published: through browser-use, whose own waits after a click, "
-        "for the page's load state, are not reproduced); the viewport, device scale factor 1 and the fixed waits "
-        "are the published ones.",
-        "Pages are served over HTTP on 127.0.0.1 and every other origin is unreachable (published: file:// with "
-        "the network open); dialogs are dismissed, popups closed, and a page that leaves its origin stops there. "
-        "Locale en-US and time zone UTC (published: the machine's).",
-        "The LLM grounder's API time is never the page's: a grounder that has not answered within the action's "
-        "30 s is a judge_error (published: the action fails). The page's own time limit is the sum of its "
-        "actions' limits.",
-        "Assertions after the first 'No' are not asked (they cannot change a score; the published code asks them).",
-        "A reply without an html block is a generation_error, left out like the published code's missing pages "
-        "(the published post-processing judges the reply's text as the page).",
-        "A missing checkpoint makes the task a task_error (not scored; the published code stops the run).",
-        "An OCR failure is a judge_error (published: read as empty text, so two failures score 1.0).",
-        "DINOv2 runs in float32 on the CPU (published: float16 on a GPU when there is one).",
+        Difference("unreadable-reply",
+                   "A judge reply that cannot be read (empty, no Yes/No by the published parsing, a rubric reply "
+                   "without 'Score: n/100') is asked again, as many times as generation retries a call; if it still "
+                   "cannot be read the unit is a judge_error (not scored) and the reply is kept. The published code "
+                   "counted an unreadable assertion as passed and a rubric reply without a score as 0: a verdict "
+                   "without evidence is never given here."),
+        Difference("judge-api-error",
+                   "A judge API error (after the provider's retries) is a judge_error, never the page's failure "
+                   "(published: an assertion counted as passed; a failed rubric call stopped the run)."),
+        Difference("cut-reply",
+                   "An empty judge reply cut by its output cap (a reasoning model that spent the cap thinking) is "
+                   "asked again with twice the cap (published: read as unreadable, so passed)."),
+        Difference("reasoning-models",
+                   "Reasoning models are sent what they accept: OpenAI's max_completion_tokens and no temperature, "
+                   "Anthropic's thinking budget added to max_tokens and no temperature; the kind is set explicitly "
+                   "(-J reasoning=true), read from the name, or learned from the server's first refusal (published: "
+                   "max_tokens and temperature 0, which these models refuse: every assertion then passed and the rubric "
+                   "stopped the run)."),
+        Difference("provider-api",
+                   "The judge may be any OpenAI-compatible server or Anthropic's Messages API; that API needs an "
+                   "output cap, so there the grounder sends the model's largest output (published: OpenAI's Chat "
+                   "Completions client only)."),
+        Difference("one-judge-model",
+                   "One --judge-model serves the grounder and both judges (published: OPENAI_MODEL_NAME, default "
+                   "gpt-4o, grounds; MODEL_FOR_EVAL judges)."),
+        Difference("judge-prompts",
+                   "The before/after question and the rubric are put in our own words, with the published inputs in "
+                   "the published order, the same reply formats and limits (a JSON {think, result} in at most 100 "
+                   "words; the five criteria with their points and a 'Score: n/100' line): the published sentences "
+                   "are not copied."),
+        Difference("timeouts-retries",
+                   "Judge calls time out after --timeout-s (default 600 s; published: 120 s an assertion, 180 s a "
+                   "grounder call, 300 s the rubric) and are retried on 429 (honouring Retry-After), 5xx and "
+                   "timeouts (published: not retried)."),
+        Difference("response-cache",
+                   "Judge replies are kept in a response cache: the same request in a later run (a resume, a "
+                   "re-judging) is answered from it without a call (published: every run asks anew)."),
+        Difference("judge-images",
+                   "A judge image over the provider's documented limits (Anthropic: 5 MB, 8000 px a side) is "
+                   "downscaled the published way (the long side to the limit, area averaging) before the call and "
+                   "the downscale is logged (published: sent as it is, which the provider refuses: an assertion "
+                   "then passed, a rubric call stopped the run)."),
+        Difference("grounding",
+                   "Grounding tries the deterministic rungs (role+name, text, attributes, position, appearance, "
+                   "relation to a named text, cell of a board, fuzzy) before the LLM grounder; the grounder is shown our numbered candidates, the ARIA snapshot "
+                   "and a screenshot in one call at temperature 0 (published: always the LLM, shown browser-use's "
+                   "element list and the accessibility tree at temperature 0, then, when that names no element, a "
+                   "second call with a screenshot at the provider's default temperature). browser-use's element "
+                   "list and its numbering are not rebuilt: its code is not ours to copy."),
+        Difference("grounding-boxes",
+                   "Nothing is drawn on the page while it is read for grounding (published: browser-use draws a "
+                   "numbered box over every element it lists, in the page's own document, and removes them after "
+                   "the action; a page that watches its DOM sees them come and go)."),
+        Difference("grounding-time",
+                   "Before a Click or Type the page gets the published network-idle wait (at least 0.5 s, at most "
+                   "5 s), once, and then our grounding's own time (published: the wait once per grounding call, "
+                   "twice when the first call names no element, then the time browser-use takes to read the page "
+                   "and the model takes to answer, seconds in all, during which the page's timers run on)."),
+        Difference("type-text",
+                   "Type types the task's own text (published: the text the grounder LLM reads off the description; "
+                   "a task's element_index, an index into browser-use's element list, is not used here, the field "
+                   "is grounded by its description); Press without a key presses Enter (published: the LLM names a "
+                   "key)."),
+        Difference("scroll-container",
+                   "Scroll scrolls the element that owns the vertical scroll, as browser-use does without an element "
+                   "index (published: it passes index 0, which may pick another container)."),
+        Difference("element-handle",
+                   "The grounded element is acted on as it was found, and a click's last fallback aims at its centre "
+                   "at that moment (published: found again just before the click by a CSS selector browser-use builds "
+                   "from its path, classes and attributes, and the fallback aims at the centre it had when the page "
+                   "was read for grounding)."),
+        Difference("http-origin",
+                   "Pages are served over HTTP from their own port on 127.0.0.1 (published: opened as file://, where "
+                   "Chromium refuses a page's fetch/XHR of its own files and its module scripts, and lets it show any "
+                   "file of the machine as an image). Not reproduced: a judged page reaches its own files only."),
+        Difference("network",
+                   "Every other origin is unreachable, loopback and private addresses included (published: "
+                   "browser-use blocks cross-origin requests too, but lets through localhost, 127.0.0.1 and addresses "
+                   "starting 10., 172. or 192.168.). Not reproduced: a judged page reaches nothing but its own "
+                   "origin."),
+        Difference("page-guard",
+                   "Dialogs are dismissed, popups closed, downloads cancelled; a page that leaves its origin stops "
+                   "there; past 30 dialogs, 10 windows or 30 navigations the page is closed (page_error) (published: "
+                   "dialogs dismissed by Playwright, popups left open, downloads accepted, no limit)."),
+        Difference("context",
+                   "Locale en-US, time zone UTC, the screen the size of the viewport, no permission granted "
+                   "(published: the machine's locale and time zone, the machine's screen or 1280x1100, clipboard and "
+                   "notification permissions granted)."),
+        Difference("browser-switches",
+                   "Chromium runs without GPU and QUIC, under a memory cap (V8 heap 512 MB, a cgroup), with our list "
+                   "of features turned off, draws a frame only once it is fully rastered and decodes images before "
+                   "the frame that shows them (published: browser-use's own list of switches, features turned off "
+                   "and its profile's theme among them, not rebuilt here; nothing holds a frame back, so a "
+                   "screenshot on a busy machine may catch one half rastered)."),
+        Difference("limits",
+                   "The page's own time limit is the sum of its actions' limits; loading may take 30 s (published: "
+                   "60 s), a screenshot 15 s (published: 30 s). The LLM grounder's API time is never the page's: a "
+                   "grounder that has not answered within the action's 30 s is a judge_error (published: the action "
+                   "fails)."),
+        Difference("assertions-after-no",
+                   "Assertions after the first 'No' are not asked (they cannot change a score; the published code "
+                   "asks them)."),
+        Difference("no-html-block",
+                   "A reply without an html block is a generation_error, left out like the published code's missing "
+                   "pages (the published post-processing judges the reply's text as the page)."),
+        Difference("missing-checkpoint",
+                   "A missing checkpoint makes the task a task_error (not scored; the published code stops the run)."),
+        Difference("ocr-failure",
+                   "An OCR failure is a judge_error (published: read as empty text, so two failures score 1.0)."),
+        Difference("metric-precision",
+                   "EasyOCR and DINOv2 run on the CPU in float32, DINOv2 one image at a time (published: on a GPU when "
+                   "there is one, DINOv2 in float16, a task's checkpoints in one batch and its screenshots in "
+                   "another): the same weights, scores close but not bit-identical. The weights are never "
+                   "downloaded here."),
     ),
 )
 

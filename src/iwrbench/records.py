@@ -574,6 +574,10 @@ class GenerationInfo(_Open):
     #: set when the server refused the first cap and it was retried once with one that fits:
     #: {requested, sent, reason, server_message} (iwrbench.models.context)
     output_cap: dict[str, Any] | None = None
+    #: what the client learned of the model's kind from a refusal during this call: [{setting, value, server_message}]
+    learned: list[dict[str, Any]] | None = None
+    #: images downscaled to the provider's documented limits: [{index, before: [w, h, bytes], after, why}]
+    images_downscaled: list[dict[str, Any]] | None = None
     # a chat model's request, as sent (the report shows these rather than work them out again)
     prompt_version: str | None = None
     prompt_sha256: str | None = None

@@ -326,7 +326,7 @@ def test_a_scanner_never_reaches_a_unit_judged_beside_it(secret_suite, tmp_path,
             if self.path.startswith("/victim-alive") and not victim:
                 victim.append(port)
             if self.path.startswith("/targets.json") and victim:  # tell the scanner where to look
-                root = dict(self.server.mounts)["/"]
+                root = next(m.root for prefix, _, m in self.server.mounts if prefix == "/")
                 (root / "targets.json").write_text(f"[{victim[0]}]")
         return ok
 

@@ -65,7 +65,12 @@ def test_a_stand_in_like_the_real_services_judges_a_suite_with_no_judge_error(sm
     # what the real services refuse was never sent, so no request was refused but the rate limit's
     bodies = [q.body for q in srv.requests]
     assert all("max_tokens" not in b and "temperature" not in b for b in bodies)
-    assert all(b["max_completion_tokens"] >= 4096 for b in bodies)
+    # the grounder sends no output cap, as published; the judges the published 4,096 (assertions) and 16,384
+    from fake_provider import request_texts
+
+    grounder = [b for b in bodies if "Interactive elements, numbered" in request_texts(b)]
+    assert grounder and all("max_completion_tokens" not in b for b in grounder)
+    assert all(b["max_completion_tokens"] >= 4096 for b in bodies if b not in grounder)
     assert srv.rate_limited and not srv.cut_empty  # 429s were waited out; no reply came back empty
     assert len(srv.requests) == sum(replies.asked.values()) + len(srv.rate_limited)
     oracle = {r.task_id: r for r in results if r.model == "oracle"}
@@ -152,6 +157,57 @@ def test_the_published_reply_is_read_as_published():
     assert parse_yes_no('{"think": "hmm", "result": "Maybe"}') is None  # JSON, but no Yes/No result
     assert parse_yes_no("Yes, the counter reads 2") is True  # not JSON: the first of Yes/No in the text
     assert parse_yes_no("I cannot tell") is None
+
+
+def published_reading(reply: str) -> str:
+    """A transcription of the published reading (assertion_scorer.evaluate_assertion), in its own terms: the
+    stripped reply, JSON from the first ```json block, else the first ``` block, else the whole (a slice ending at
+    ``find`` = -1 when the fence is left open), ``result`` kept when Yes/No; any failure, the text decides."""
+    t = reply.strip()
+    try:
+        if "```json" in t:
+            a = t.find("```json") + 7
+            body = t[a:t.find("```", a)].strip()
+        elif "```" in t:
+            a = t.find("```") + 3
+            body = t[a:t.find("```", a)].strip()
+        else:
+            body = t
+        result = json.loads(body).get("result", "Error")
+        return result if result in ("Yes", "No") else "Error"
+    except Exception:
+        return "Yes" if "Yes" in t else "No" if "No" in t else "Error"
+
+
+EDGE_REPLIES = [
+    # a fence left open: the slice loses the reply's last character, the object no longer parses, the text decides
+    'Here:\n```json\n{"think": "Yes, it moved, but the count is wrong", "result": "No"}',
+    '```json\n{"think": "the total is 3", "result": "No"}\n',
+    '```\n{"think": "Yes", "result": "No"}',
+    '```json\n{"result": "Yes"}',
+    # JSON that is not an object: the text decides
+    '["No"]', '"Yes"', "null", "42", '[{"result": "Yes"}]',
+    # an object with another result: no verdict, whatever the text says
+    '{"think": "Yes", "result": true}', '{"think": "No"}',
+    # the ordinary ones
+    '```json\n{"think": "ok", "result": "Yes"}\n```', 'Yes.', 'No', '', 'I cannot say',
+]
+
+
+@pytest.mark.parametrize("reply", EDGE_REPLIES)
+def test_the_published_reading_edge_cases(reply):
+    from iwrbench.judge.llm import parse_yes_no
+
+    want = {"Yes": True, "No": False, "Error": None}[published_reading(reply)]
+    assert parse_yes_no(reply) is want
+
+
+def test_the_edge_cases_read_as_published_differ_from_a_plain_reading():
+    from iwrbench.judge.llm import parse_yes_no
+
+    # an open fence whose JSON says No, with "Yes" in its reasoning: published, a pass
+    assert parse_yes_no(EDGE_REPLIES[0]) is True
+    assert parse_yes_no('["No"]') is False and parse_yes_no('"Yes"') is True
 
 
 def test_missing_components_are_named(smoke_tasks, tmp_path):

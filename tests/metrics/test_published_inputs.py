@@ -48,6 +48,32 @@ def test_easyocr_is_handed_a_png_path_holding_the_very_pixels():
     assert grey[0, 0] == 76 and grey[0, 40] == 29  # red and blue keep their own luminance
 
 
+def test_easyocr_is_built_in_full_precision(tmp_path, monkeypatch):
+    # EasyOCR cannot be installed or fetched here: a stand-in package records how its Reader is built
+    import importlib.machinery
+    import sys
+    import types
+
+    built = []
+
+    class Reader:
+        def __init__(self, langs, **kw):
+            built.append((langs, kw))
+
+    mod = types.ModuleType("easyocr")
+    mod.__spec__ = importlib.machinery.ModuleSpec("easyocr", None)
+    mod.Reader = Reader
+    monkeypatch.setitem(sys.modules, "easyocr", mod)
+    for f in ("craft_mlt_25k.pth", "english_g2.pth"):
+        (tmp_path / f).write_bytes(b"")
+    ocr = EasyOcr(model_dir=tmp_path)
+    ocr._get_reader()
+    assert built == [(["en"], {"gpu": False, "model_storage_directory": str(tmp_path), "download_enabled": False,
+                               "verbose": False, "quantize": False})]
+    assert ocr.describe()["precision"] == "float32"
+    assert EasyOcr(quantize=True).describe()["precision"] == "int8 recogniser"
+
+
 def test_fragments_join_as_published():
     assert join_fragments(["a", " b ", None, "", "c"]) == "a b c"
     assert join_fragments([]) == ""

@@ -33,7 +33,7 @@ def test_every_field_has_its_flag_and_every_flag_its_field(command):
             assert flags.get(f) == name, f"{name}: {f} is not a flag of iwr {command} filling it"
         field = EvalOptions.model_fields[name]
         assert field.description and (field.json_schema_extra or {}).get("recorded") in (
-            "run", "generation", "judge", "runtime", "no"), name
+            "run", "generation", "judge", "runtime", "browser", "no"), name
     extra = {"--suite"} if command == "run" else set()
     stray = set(flags) - NOT_OPTIONS - extra - {f for fs in declared.values() for f in fs}
     assert not stray, f"flags of iwr {command} with no EvalOptions field: {sorted(stray)}"

@@ -562,13 +562,15 @@ def test_symlinked_folders_and_dangling_links_are_refused(tmp_path, outside):
     assert "video.mp4: points outside the task folder" in task_problems(load_task(d))[0]
 
 
-def test_a_link_inside_the_folder_is_fine(tmp_path):
+def test_a_link_inside_the_folder_is_refused_too(tmp_path):
+    """A link that stays inside can still hand a page the ground truth (tests/tasks/test_ground_truth_reach.py)."""
     from iwrbench.tasks import load_task
     from iwrbench.tasks.files import task_problems
 
     d = make_task(tmp_path, "t1")
     (d / "stitched_assets" / "again.png").symlink_to(d / "stitched_assets" / "stitched_image_1.png")
-    assert task_problems(load_task(d)) == []
+    assert "again.png: a symbolic link (to stitched_assets/stitched_image_1.png in the task folder)" in \
+        task_problems(load_task(d))[0]
 
 
 def test_validate_names_escaping_files(tmp_path, outside):

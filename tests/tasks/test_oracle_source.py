@@ -25,7 +25,7 @@ def test_a_pypi_extra_reaches_the_oracle(tmp_path, monkeypatch):
 
     installs = []
 
-    def pypi_env(package: str, version: str, extra=None) -> Path:  # pip stands in: no registry in a unit test
+    def pypi_env(package: str, version: str, extra=None, sha256=None) -> Path:  # pip stands in: no registry in a unit test
         installs.append((package, version, list(extra or [])))
         return tmp_path / "venv" / "bin" / "python"
 

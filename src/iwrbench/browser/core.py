@@ -8,19 +8,30 @@ door to the network for everything the context does (pages, workers, prefetches,
 WebRTC over TCP); requests the request router sees are also aborted early. Both count what
 they refuse per host. Chromium's resolver maps every name but the proxy's to nowhere, WebRTC
 may not send UDP outside a proxy, speculative prerendering is off, and the whole browser runs
-under a memory cap (a cgroup where one can be made, else a per-process data limit).
+under a memory cap (a cgroup where one can be made, else a per-process data limit) with
+Chromium's own sandbox on (``sandbox.py``: as root, as an unprivileged user in a filesystem of
+its own). What the judge reads of a page is read in an isolated world (``world.py``); the hooks
+that must live in the page's world are closed over and speak on a per-context secret channel.
+
+Two browsers: the project's (``LAUNCH_ARGS``: hidden scrollbars, no font hinting, no smooth scrolling, so
+screenshots repeat) and iwr-bench@1's (``launch_browser(page_setup="published")``: as the published judge's
+browser draws the page: scrollbars, Chromium's hinting and smooth scrolling, ``navigator.webdriver`` false, and
+screenshots that do not wait for web fonts). Both keep every wall. A replay checks it was given the browser its
+protocol names (``browser_setup``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import json
 import os
 import shlex
 import shutil
 import tempfile
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,12 +39,15 @@ from urllib.parse import urlsplit
 
 from ..errors import ComponentMissing
 from .proxy import OriginProxy
+from .sandbox import Sandbox, browser_env, jail_script
+from .sandbox import plan as plan_sandbox
+from .world import new_channel, read, register_engine
 
 #: The name Chromium is given for a context's proxy; the resolver maps it, and nothing else, to loopback.
 PROXY_HOST = "iwr-proxy"
 
+# Never "--no-sandbox" here: Chromium's own sandbox is on unless asked otherwise (sandbox.py)
 LAUNCH_ARGS = [
-    "--no-sandbox",
     "--disable-gpu",
     "--disable-quic",
     "--no-first-run",
@@ -69,6 +83,22 @@ LAUNCH_ARGS = [
     f"--host-resolver-rules=MAP {PROXY_HOST} 127.0.0.1, MAP * ~NOTFOUND",
 ]
 
+#: iwr-bench@1's browser: the switches above that only make screenshots repeatable or the page's clock
+#: controllable are left out where the published browser (browser-use's) differs: scrollbars are drawn (they
+#: take layout width), font hinting and smooth scrolling are Chromium's defaults, and ``navigator.webdriver`` is
+#: false. The walls (proxy, resolver, WebRTC, prerendering, heap cap) and the rastering switches stay (listed in
+#: ``protocols.PUBLISHED.differences``).
+_NOT_PUBLISHED = {"--hide-scrollbars", "--font-render-hinting=none", "--disable-smooth-scrolling",
+                  "--enable-blink-features=CSSImageAnimation"}
+PUBLISHED_LAUNCH_ARGS = [a for a in LAUNCH_ARGS if a not in _NOT_PUBLISHED] + [
+    "--disable-blink-features=AutomationControlled"]
+#: Playwright's own switches the published browser also leaves out (browser-use's ``ignore_default_args``):
+#: headless Playwright hides scrollbars, and ``--enable-automation`` sets ``navigator.webdriver``
+PUBLISHED_IGNORED_DEFAULT_ARGS = ["--hide-scrollbars", "--enable-automation"]
+#: set in a Playwright driver's environment, it takes screenshots without waiting for the page's web fonts, as
+#: browser-use makes it do (its session module sets it before Playwright starts)
+NO_FONTS_WAIT_ENV = "PW_TEST_SCREENSHOT_NO_FONTS_READY"
+
 LOCALE = "en-US"
 TIMEZONE = "UTC"
 
@@ -77,12 +107,20 @@ DEFAULT_MEMORY_MB = 3072
 _CGROUP_MEMORY_ROOT = Path("/sys/fs/cgroup/memory")
 _CAGE_PREFIX = "iwr-browser-"
 
-# Seeded Math.random (mulberry32) and a MutationObserver the settle rule reads.
+# What has to run in the page's own world, before any page script: the seeded Math.random, and the judge's hooks
+# (world.py). The hooks keep their state closed over and speak only on a channel whose name is a secret of the
+# context: DOM events of types the page cannot guess, dispatched with functions captured here (the page may replace
+# EventTarget.prototype.dispatchEvent or CustomEvent later; these are the originals). Every shadow root attached is
+# announced (the judge's world then observes the open ones itself) and closed ones, which only this world can reach,
+# are observed here and their changes announced. The judge's mutation observer, the settle rule's real clock and
+# everything it reads live in its isolated world, out of the page's reach.
 INIT_SCRIPT = r"""
 (() => {
   const seed = %(seed)d >>> 0;
   let s = seed || 1;
+  let draws = 0;  // how many numbers the page drew (the recorder replays a probe with another seed only if any)
   const rnd = function () {
+    draws++;
     s |= 0; s = (s + 0x6D2B79F5) | 0;
     let t = Math.imul(s ^ (s >>> 15), 1 | s);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
@@ -91,58 +129,28 @@ INIT_SCRIPT = r"""
   if (%(seeded)s) {
     try { Object.defineProperty(Math, 'random', {value: rnd, configurable: false, writable: false}); } catch (e) {}
   }
-  // the page's real clock, kept before a virtual clock (VIRTUAL_CLOCK_SCRIPT) replaces it: settling waits in real time
-  const real = Object.freeze({now: performance.now.bind(performance), setTimeout: setTimeout.bind(window),
-                              frame: requestAnimationFrame.bind(window)});
-  Object.defineProperty(window, '__iwrReal', {value: real, enumerable: false});
-  const st = {count: 0, last: real.now(), what: ''};
-  Object.defineProperty(window, '__iwrMut', {value: st, enumerable: false});
-  const describe = (n) => {
-    if (!n) return '';
-    const el = n.nodeType === 1 ? n : n.parentElement;
-    if (!el) return '';
-    let d = el.tagName.toLowerCase();
-    if (el.id) d += '#' + el.id;
-    else if (el.classList && el.classList.length) d += '.' + Array.from(el.classList).slice(0, 2).join('.');
-    return d;
+  const CH = %(channel)s;
+  const apply = Reflect.apply, doc = document, dispatch = EventTarget.prototype.dispatchEvent, CE = CustomEvent;
+  const tell = (kind, detail) => {
+    try { apply(dispatch, doc, [new CE(CH + kind, {__proto__: null, detail: '' + detail})]); } catch (e) {}
   };
-  // one observer for the document and for every shadow root (open or closed) the page attaches:
-  // a web component re-rendering inside its shadow tree is a DOM that is not quiet yet
-  const opts = {subtree: true, childList: true, attributes: true, characterData: true};
-  let obs = null;
-  const start = () => {
+  // the count of numbers drawn, asked by the judge's world (world.draws): closed over, never a property of window
+  try { apply(EventTarget.prototype.addEventListener, doc, [CH + ':dq', () => tell(':d', draws), true]); } catch (e) {}
+  let obs = null, observe = null;
+  const opts = {__proto__: null, subtree: true, childList: true, attributes: true, characterData: true};
+  try { observe = MutationObserver.prototype.observe; obs = new MutationObserver((recs) => tell(':m', recs.length)); } catch (e) {}
+  const attach = Element.prototype.attachShadow;
+  if (attach) {
     try {
-      obs = new MutationObserver((recs) => {
-        st.count += recs.length; st.last = real.now();
-        const r = recs[recs.length - 1];
-        st.what = r.type + ' on ' + describe(r.target) + (r.attributeName ? ' [' + r.attributeName + ']' : '');
-      });
-      obs.observe(document, opts);
+      Object.defineProperty(Element.prototype, 'attachShadow', {__proto__: null, configurable: true, writable: true, value:
+        function attachShadow(init) {
+          const root = apply(attach, this, [init]);
+          try { if (obs) apply(observe, obs, [root, opts]); } catch (e) {}
+          tell(':s', '');
+          return root;
+        }});
     } catch (e) {}
-    try {
-      const attach = Element.prototype.attachShadow;
-      if (attach) {
-        Object.defineProperty(Element.prototype, 'attachShadow', {configurable: true, writable: true, value:
-          function attachShadow(init) {
-            const root = attach.call(this, init);
-            try { if (obs) obs.observe(root, opts); } catch (e) {}
-            return root;
-          }});
-      }
-    } catch (e) {}
-    // shadow roots the parser made (declarative shadow DOM) never pass through attachShadow
-    document.addEventListener('DOMContentLoaded', () => {
-      try {
-        const walk = (n) => {
-          for (const el of n.querySelectorAll('*')) {
-            if (el.shadowRoot) { try { obs.observe(el.shadowRoot, opts); } catch (e) {} walk(el.shadowRoot); }
-          }
-        };
-        if (obs) walk(document);
-      } catch (e) {}
-    }, {once: true});
-  };
-  start();
+  }
 })();
 """
 
@@ -151,9 +159,14 @@ INIT_SCRIPT = r"""
 # are re-based to 0 at the document's start, and animation frames come every 16 ms of virtual time from
 # there: two runs of the same page see the same times. Frames, intervals and timeouts still pending are
 # counted, so the judge can wait for work a page has scheduled and say when a page never stopped animating.
+# The counts are closed over (nothing the page can read or write) and answered only on the context's secret
+# channel (see INIT_SCRIPT): the page can neither report itself quiet nor busy.
 VIRTUAL_CLOCK_SCRIPT = r"""
 (() => {
-  if (!(window.Date && window.Date.isFake) || window.__iwrClock) return;
+  if (!(window.Date && window.Date.isFake)) return;
+  const CH = %(channel)s;
+  const apply = Reflect.apply, doc = document, dispatch = EventTarget.prototype.dispatchEvent;
+  const listen = EventTarget.prototype.addEventListener, CE = CustomEvent, max = Math.max;
   const perf = window.performance;
   const base = perf.now.bind(perf);
   const off = base();
@@ -162,56 +175,70 @@ VIRTUAL_CLOCK_SCRIPT = r"""
   const setT = window.setTimeout, clearT = window.clearTimeout;
   const setI = window.setInterval, clearI = window.clearInterval;
   // fired: timer callbacks run (a poller that checks for a download without touching the DOM is still at work)
-  const st = {frames: 0, fired: 0, waiting: new Map(), intervals: new Set(), timeouts: new Map(), seq: 0};
-  const nextDue = () => { let m = null; for (const d of st.timeouts.values()) if (m === null || d < m) m = d;
-                          return m === null ? null : Math.max(0, m - vnow()); };
-  Object.defineProperty(window, '__iwrClock', {enumerable: false, value: {
-    now: vnow, state: () => ({frames: st.frames, fired: st.fired, pending_frames: st.waiting.size,
-                              intervals: st.intervals.size, next_due: nextDue()})}});
+  let frames = 0, fired = 0, seq = 0, nWaiting = 0, nIntervals = 0;
+  const waiting = {__proto__: null}, intervals = {__proto__: null}, timeouts = {__proto__: null};
+  const nextDue = () => { let m = null; for (const k in timeouts) { const d = timeouts[k]; if (m === null || d < m) m = d; }
+                          return m === null ? -1 : max(0, m - vnow()); };
+  try {
+    apply(listen, doc, [CH + ':q', () => {
+      const a = frames + ',' + fired + ',' + nWaiting + ',' + nIntervals + ',' + nextDue();
+      try { apply(dispatch, doc, [new CE(CH + ':a', {__proto__: null, detail: a})]); } catch (e) {}
+    }, true]);
+  } catch (e) {}
   window.requestAnimationFrame = function requestAnimationFrame(cb) {
-    const h = ++st.seq;
+    const h = ++seq;
     const t = vnow();
-    const wait = 16 - (t % 16);
-    st.waiting.set(h, setT(() => { st.waiting.delete(h); st.frames++; cb(vnow()); }, wait));
+    const wait = 16 - (t %% 16);
+    waiting[h] = setT(() => { if (h in waiting) { delete waiting[h]; nWaiting--; } frames++; cb(vnow()); }, wait);
+    nWaiting++;
     return h;
   };
   window.cancelAnimationFrame = function cancelAnimationFrame(h) {
-    const t = st.waiting.get(h);
-    if (t !== undefined) { clearT(t); st.waiting.delete(h); }
+    if (typeof h === 'number' && h in waiting) { clearT(waiting[h]); delete waiting[h]; nWaiting--; }
   };
   // timeouts the page set, with when they are due: work the page has scheduled is waited for
   window.setTimeout = function setTimeout(f, ms, ...rest) {
+    if (typeof f !== 'function') return apply(setT, window, [f, ms, ...rest]);
+    const due = vnow() + max(0, +ms || 0);
     let id;
-    const run = typeof f === 'function' ? function () { st.timeouts.delete(id); st.fired++; return f.apply(this, arguments); } : f;
-    id = setT(run, ms, ...rest);
-    if (typeof f === 'function') st.timeouts.set(id, vnow() + Math.max(0, +ms || 0));
+    id = apply(setT, window, [function () { delete timeouts[id]; fired++; return apply(f, this, arguments); }, ms, ...rest]);
+    timeouts[id] = due;
     return id;
   };
   // idle callbacks: an idle period starts 1 ms of virtual time after the request and lasts 50 ms. The clock
   // does not move while a callback runs, so each timeRemaining() call uses up 1 ms of the period: a loop that
   // works while time remains does the same work on every run, and ends. (The installed clock's own idle
   // callbacks report no time remaining at all, so such a loop never did any work.)
-  const idle = new Map();
+  const idle = {__proto__: null};
+  const setTimeoutOurs = window.setTimeout;
   window.requestIdleCallback = function requestIdleCallback(cb) {
-    const h = ++st.seq;
-    idle.set(h, window.setTimeout(() => {
-      idle.delete(h);
+    const h = ++seq;
+    idle[h] = apply(setTimeoutOurs, window, [() => {
+      delete idle[h];
       let left = 50;
-      cb({didTimeout: false, timeRemaining: () => Math.max(0, left--)});
-    }, 1));
+      cb({didTimeout: false, timeRemaining: () => max(0, left--)});
+    }, 1]);
     return h;
   };
   window.cancelIdleCallback = function cancelIdleCallback(h) {
-    const t = idle.get(h);
-    if (t !== undefined) { window.clearTimeout(t); idle.delete(h); }
+    if (typeof h === 'number' && h in idle) { const t = idle[h]; delete idle[h]; delete timeouts[t]; apply(clearT, window, [t]); }
   };
   window.setInterval = function setInterval(f, ...rest) {
-    const run = typeof f === 'function' ? function () { st.fired++; return f.apply(this, arguments); } : f;
-    const id = setI(run, ...rest); st.intervals.add(id); return id; };
-  window.clearInterval = function clearInterval(id) { st.intervals.delete(id); return clearI(id); };
-  const clearTimeoutAlso = window.clearTimeout;  // clearTimeout may clear an interval too
+    const run = typeof f === 'function' ? function () { fired++; return apply(f, this, arguments); } : f;
+    const id = apply(setI, window, [run, ...rest]);
+    if (!(id in intervals)) { intervals[id] = true; nIntervals++; }
+    return id;
+  };
+  window.clearInterval = function clearInterval(id) {
+    if (id in intervals) { delete intervals[id]; nIntervals--; }
+    return apply(clearI, window, [id]);
+  };
+  // clearTimeout may clear an interval too
   window.clearTimeout = function clearTimeout(id) {
-    st.intervals.delete(id); st.timeouts.delete(id); return clearTimeoutAlso(id); };
+    if (id in intervals) { delete intervals[id]; nIntervals--; }
+    delete timeouts[id];
+    return apply(clearT, window, [id]);
+  };
 })();
 """
 
@@ -360,11 +387,12 @@ def _remove_live_cages() -> None:
 
 
 class _Cage:
-    """A wrapper executable that puts the browser's whole process tree under the memory cap."""
+    """The launcher: a wrapper executable that puts the browser's whole process tree under the memory cap and, when
+    iwrbench runs as root, starts it as an unprivileged user in a filesystem of its own (sandbox.jail_script)."""
 
-    def __init__(self, exe: str):
+    def __init__(self, exe: str, sb: Sandbox, *, memory: bool = True):
         global _cage_seq
-        self.cap = memory_cap()
+        self.cap = memory_cap() if memory else MemoryCap("off", 0, f"{MEMORY_ENV}=0")
         self.cgroup: Path | None = None
         self.dir = Path(tempfile.mkdtemp(prefix=_CAGE_PREFIX))
         lines = ["#!/bin/sh"]
@@ -384,7 +412,11 @@ class _Cage:
                 self.cap = MemoryCap("rlimit", self.cap.mb, f"cannot make a memory cgroup: {e.strerror or e}")
         if self.cap.kind == "rlimit":
             lines.append(f"ulimit -d {self.cap.mb * 1024} || exit 1")
-        lines.append(f"exec {shlex.quote(exe)} \"$@\"")
+        if sb.mode == "jail":
+            (self.dir / "root").mkdir()
+            lines += jail_script(exe, sb, self.dir / "root")
+        else:
+            lines.append(f"exec {shlex.quote(exe)} \"$@\"")
         self.wrapper = self.dir / "chromium"
         self.wrapper.write_text("\n".join(lines) + "\n")
         self.wrapper.chmod(0o700)
@@ -402,25 +434,107 @@ class _Cage:
             threading.Thread(target=remove, daemon=True, name="iwr-cage-rm").start()
 
 
-async def launch_browser(playwright: Any, *, headless: bool = True) -> Any:
+#: the Playwright drivers started with ``start_playwright(published=True)`` (their screenshots skip the fonts wait)
+_PUBLISHED_DRIVERS: "weakref.WeakSet[Any]" = weakref.WeakSet()
+#: how each launched browser was set up: its ``page_setup`` ("deterministic" or "published", as ``Protocol.page_setup``)
+_SETUPS: "weakref.WeakKeyDictionary[Any, str]" = weakref.WeakKeyDictionary()
+
+
+async def start_playwright(*, published: bool = False) -> Any:
+    """A started Playwright (``await pw.stop()`` when done). ``published``: its driver takes screenshots without
+    waiting for web fonts, as the published judge's does; the variable is set for the driver's start only (the
+    driver reads its own environment), so nothing else in this process sees it."""
+    from playwright.async_api import async_playwright
+
+    if not published:
+        return await async_playwright().start()
+    old = os.environ.get(NO_FONTS_WAIT_ENV)
+    os.environ[NO_FONTS_WAIT_ENV] = "1"
+    try:
+        pw = await async_playwright().start()
+    finally:
+        if old is None:
+            os.environ.pop(NO_FONTS_WAIT_ENV, None)
+        else:
+            os.environ[NO_FONTS_WAIT_ENV] = old
+    _PUBLISHED_DRIVERS.add(pw)
+    return pw
+
+
+#: how each browser launched here was started (``browser_sandbox``)
+_sandboxes: "weakref.WeakKeyDictionary[Any, Sandbox]" = weakref.WeakKeyDictionary()
+
+
+def browser_sandbox(browser: Any) -> Sandbox | None:
+    """How ``browser`` was started (None for one not launched by ``launch_browser``)."""
+    try:
+        return _sandboxes.get(browser)
+    except TypeError:
+        return None
+
+
+def browser_setup(browser: Any) -> str | None:
+    """The ``page_setup`` a browser was launched for by ``launch_browser`` (None: launched elsewhere)."""
+    try:
+        return _SETUPS.get(browser)
+    except TypeError:
+        return None
+
+
+async def launch_browser(playwright: Any, *, headless: bool = True, page_setup: str = "deterministic",
+                         sandbox: bool | None = None) -> Any:
+    """Chromium under its memory cap, with the switches of ``page_setup``: "deterministic" (``LAUNCH_ARGS``, every
+    protocol of the project's own) or "published" (``PUBLISHED_LAUNCH_ARGS``: iwr-bench@1's browser, whose
+    Playwright must come from ``start_playwright(published=True)``). Chromium's own sandbox is on
+    (``sandbox.py``): as root, the unprivileged ``iwr-browser`` in a filesystem of its own; else this user.
+    ``sandbox=False`` (or ``IWR_UNSAFE_NO_SANDBOX=1`` when None, which is what ``--unsafe-no-sandbox`` sets)
+    starts it with ``--no-sandbox``. Raises ComponentMissing when the sandbox is wanted and cannot be had."""
+    if page_setup not in ("deterministic", "published"):
+        raise ValueError(f"page_setup must be deterministic or published, not {page_setup!r}")
+    published = page_setup == "published"
+    if published and playwright not in _PUBLISHED_DRIVERS:
+        raise ComponentMissing("the published browser needs a Playwright started by "
+                               "browser.core.start_playwright(published=True) (its screenshots skip the fonts wait)")
+    await register_engine(playwright)  # the judge's isolated world (world.py) for every context made from here on
+    sb = plan_sandbox(sandbox)
     exe, _ = find_chromium()
     real = exe or playwright.chromium.executable_path
-    cage = _Cage(real) if memory_limit_mb() else None
+    cage = _Cage(real, sb, memory=bool(memory_limit_mb())) if (memory_limit_mb() or sb.mode == "jail") else None
     try:
         browser = await playwright.chromium.launch(
-            executable_path=str(cage.wrapper) if cage else exe, headless=headless, args=LAUNCH_ARGS,
+            executable_path=str(cage.wrapper) if cage else exe, headless=headless,
+            args=(PUBLISHED_LAUNCH_ARGS if published else LAUNCH_ARGS) + ([] if sb.on else ["--no-sandbox"]),
+            ignore_default_args=PUBLISHED_IGNORED_DEFAULT_ARGS if published else None,
+            chromium_sandbox=sb.on, env=browser_env(sb),
             handle_sigint=False
         )
     except Exception as e:  # playwright raises its own Error type
         if cage:
             cage.release()
-        first = str(e).strip().splitlines()[0] if str(e).strip() else e.__class__.__name__
+        text = str(e)
+        first = text.strip().splitlines()[0] if text.strip() else e.__class__.__name__
+        # what Chromium says when its sandbox cannot start, or the launcher's tools when the browser's own
+        # filesystem cannot be made (a container without the right to make a mount namespace)
+        keys = ("sandbox", "namespace", "iwrbench:", "unshare", "pivot_root", "setpriv", "mount", "not permitted")
+        why = next((ln.strip() for ln in text.splitlines()
+                    if any(k in ln.lower() for k in keys) and "<launching>" not in ln), None)
+        if sb.on and why:
+            need = ("as root, the user iwr-browser (`make setup`) and the right to make a mount namespace "
+                    "(CAP_SYS_ADMIN; run as a user that is not root where a container withholds it)"
+                    if sb.mode == "jail" else "unprivileged user namespaces")
+            raise ComponentMissing(
+                f"Chromium's sandbox cannot start here ({why[:200]}); it needs {need}, and unprivileged user "
+                "namespaces (kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 "
+                "kernel.apparmor_restrict_unprivileged_userns=0); or pass --unsafe-no-sandbox to judge without it "
+                "(recorded in run.json)") from None
         raise ComponentMissing(
             f"cannot start Chromium ({first}); install it with `make setup` (apt-get install chromium) "
             "or set IWR_CHROMIUM"
         ) from None
+    _sandboxes[browser] = sb
     if cage:
         browser.on("disconnected", lambda *_: cage.release())
+    _SETUPS[browser] = page_setup
     return browser
 
 
@@ -475,9 +589,9 @@ async def off_origin(page: Any, allowed: set[str]) -> str | None:
 
     about:blank, data: and blob: documents of the page itself count as its own; an error page
     (a refused navigation) does not. The URL Playwright tracks is checked, and the one the
-    document itself reports (``location.href`` cannot be redefined by the page), in case a
-    navigation slipped past Playwright's bookkeeping. A page that cannot be asked (closed,
-    crashed, busy) is not judged here: the caller's own error handling sees that.
+    document itself reports (read in the judge's isolated world, world.py), in case a navigation
+    slipped past Playwright's bookkeeping. A page that cannot be asked (closed, crashed, busy) is
+    not judged here: the caller's own error handling sees that.
     """
     try:
         url = page.url
@@ -486,7 +600,7 @@ async def off_origin(page: Any, allowed: set[str]) -> str | None:
     if url and _elsewhere(url, allowed):
         return url
     try:
-        here = await asyncio.wait_for(page.evaluate("() => location.href"), timeout=2)
+        here = await asyncio.wait_for(read(page, "() => location.href", timeout_s=2), timeout=2.5)
     except Exception:
         return None
     if isinstance(here, str) and here and _elsewhere(here, allowed):
@@ -507,8 +621,10 @@ async def new_context(
 ) -> tuple[Any, NetworkLog]:
     """A fresh, deterministic, contained browser context (its proxy stops when it closes).
 
-    ``deterministic=False`` (the published protocol) leaves out reduced motion and the seeded
-    ``Math.random``: the page runs as in a plain browser (still contained, same viewport).
+    ``deterministic=False`` (the published protocol) leaves out reduced motion, the seeded ``Math.random`` and
+    every script of ours in the page's world (no DOM observer, no wrapped ``attachShadow``, no helper globals):
+    the page runs as in a plain browser (still contained, same viewport). Settling by condition needs that script;
+    the published protocol does not settle by condition.
 
     ``freeze_time``: the page's clock starts at this ISO time and runs on. ``virtual_time``: the page's clock
     (Date, timers, animation frames, performance.now) is paused at ``freeze_time`` or ``VIRTUAL_EPOCH_S`` and
@@ -538,7 +654,9 @@ async def new_context(
         raise
     ctx.on("close", lambda *_: proxy.stop())
     try:
-        await ctx.add_init_script(INIT_SCRIPT % {"seed": seed, "seeded": "true" if deterministic else "false"})
+        channel = json.dumps(new_channel(ctx, virtual_time))
+        if deterministic:  # iwr-bench@1: no script of ours in the page's world (its hooks then never answer)
+            await ctx.add_init_script(INIT_SCRIPT % {"seed": seed, "seeded": "true", "channel": channel})
 
         async def route(r: Any) -> None:
             url = r.request.url
@@ -564,7 +682,7 @@ async def new_context(
             await ctx.clock.install(time=start)
             # paused a whole second later: the replayed clock log of every new document starts from here
             await ctx.clock.pause_at(start + 1.0)
-            await ctx.add_init_script(VIRTUAL_CLOCK_SCRIPT)
+            await ctx.add_init_script(VIRTUAL_CLOCK_SCRIPT % {"channel": channel})
         elif freeze_time:
             await ctx.clock.install(time=freeze_time)
     except BaseException:

@@ -2,31 +2,46 @@
 
 A ``serve_command`` only ever comes from a recipe we trust (``sources.resolve_source``
 for a bundled recipe or one given with ``--oracle-recipes``), never from a task folder.
+
+The task's ``assets/`` is the one part of a task folder a judged page may read: it is served at
+``ASSETS_URL_PREFIX`` only when it is a real folder of the task (not a link to another of its folders,
+such as ``checkpoints/``), and nothing inside it is served through a link (``server.Mount(links=False)``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import shlex
+import stat
 import sys
 from pathlib import Path
 from typing import Iterator
 
+from ..errors import TaskError
 from ..sources import PageBundle, free_port, run_server  # noqa: F401 (PageBundle re-exported)
 from .core import origin_of
-from .server import StaticServer
+from .server import Mount, StaticServer
 
 #: Where the judge serves the task's ``assets/`` on the page's own origin.
 ASSETS_URL_PREFIX = "/__iwr_assets__/"
 
 
-def _stays_in_parent(d: Path) -> bool:
-    """``d`` is a folder that resolves inside its parent (a task's assets/ never points elsewhere)."""
+def _assets_mount(d: Path) -> Mount | None:
+    """The mount for a task's ``assets/`` (None when the task has none); a TaskError when it is a link or not a
+    folder: the page would be served whatever the link points at (``assets -> checkpoints``)."""
     try:
-        real, parent = d.resolve(strict=True), d.parent.resolve(strict=True)
-    except (OSError, RuntimeError):
-        return False
-    return real.is_dir() and parent in real.parents
+        st = os.lstat(d)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise TaskError(f"{d}: unreadable ({e.strerror or e.__class__.__name__})") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise TaskError(f"{d}: a symbolic link (to {os.readlink(d)[:120]}); a task's assets/ must be a folder of its "
+                        "own; refused")
+    if not stat.S_ISDIR(st.st_mode):
+        raise TaskError(f"{d}: not a folder; refused")
+    return Mount(d, links=False)
 
 
 @contextlib.contextmanager
@@ -42,8 +57,9 @@ def host(bundle: PageBundle, assets_dir: Path | None = None) -> Iterator[tuple[s
         with run_server(shlex.split(cmd), port, cwd=bundle.root) as origin:
             yield f"{origin}/{bundle.entry.lstrip('/')}", {origin}
         return
-    mounts: dict[str, Path] = {"/": bundle.root}
-    if assets_dir is not None and _stays_in_parent(assets_dir):
-        mounts[ASSETS_URL_PREFIX] = assets_dir
+    mounts: dict[str, Path | Mount] = {"/": bundle.root}
+    assets = _assets_mount(assets_dir) if assets_dir is not None else None
+    if assets is not None:
+        mounts[ASSETS_URL_PREFIX] = assets
     with StaticServer(mounts) as srv:
         yield srv.url(bundle.entry), {srv.origin}

@@ -32,8 +32,9 @@ For each difference between the recorder and the judge, what is right for each:
 - Press, Select: the same for both (focus the element if any, press; choose by label, else by value).
 
 The published set's knobs (``Rules``: ``click_fallbacks``, ``scroll="published"``, ``typing="published"``,
-``kinds``, ``idle_before_ground_ms``, ``executed``, ``unknown_key``) can express the published code's own
-waits and rules; ``PUBLISHED`` sets only those ``iwr-bench@1`` uses today.
+``kinds``, the network-idle wait before grounding, ``executed``, ``unknown_key``, the load wait after a click,
+scrolling into view first) express the published code's own waits and rules, each read in the published
+evaluation code and the browser-use it runs (docs/judge.md maps them); ``PUBLISHED`` sets every one of them.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from typing import Any, Literal
 
 from ..errors import RecordError
 from ..records import Action
+from .world import read
 
 #: a scroll counts when the window or the box under the pointer moved more than this
 SCROLL_MIN_PX = 5
@@ -103,13 +105,25 @@ class Rules:
     #: Press: the element (if any) is focused first: "try" (a failure is ignored), "must" (a failure fails the
     #: step) or "no"
     press_focus: Literal["no", "try", "must"] = "try"
-    #: a key name Playwright does not know: "fails" the step, or is "skipped" and the step counts as executed
-    unknown_key: Literal["fails", "skipped"] = "fails"
+    #: a key name Playwright does not know ("Unknown key"): "fails" the step, or "each_character": the name is
+    #: pressed one character at a time (browser-use's send_keys: "Return" types R, e, t, u, r, n) and the Press
+    #: counts as executed whatever the keyboard said (the published Press is executed once it has a key)
+    unknown_key: Literal["fails", "each_character"] = "fails"
     #: Click/Type: "acted" (executed when the action was performed) or "unless_missing" (executed unless the
-    #: failure says the element does not exist)
+    #: failure's text says "does not exist" or "no container found", the published test of an action's result)
     executed: Literal["acted", "unless_missing"] = "acted"
-    #: before a Click or Type is grounded, wait until no request has been in flight for this long (None: no wait)
+    #: before a Click or Type is grounded, wait until the network has been quiet for this long (None: no wait)
     idle_before_ground_ms: int | None = None
+    #: what counts as the network being busy: "any" (a request of the page's in flight, ``settle.RequestTracker``)
+    #: or "published" (browser-use's rule, ``_published_idle``: only requests that start during the wait, of the
+    #: kinds a page loads, until their response; quiet counts from the last such start or response)
+    idle_rule: Literal["any", "published"] = "any"
+    #: the longest that wait lasts
+    idle_max_ms: int = 10000
+    #: Click: then wait for the page's load state (browser-use waits after every click it performs)
+    load_after_click: bool = False
+    #: Click/Type: a visible element is first scrolled into view (browser-use does so when it locates one)
+    scroll_into_view_first: bool = False
 
 
 #: the recorder: visible pace, no fallback, every check; a failure is the recipe's
@@ -122,9 +136,11 @@ RECORDER_QUICK = replace(RECORDER, name="recorder-quick", pace=Pace())
 #: the judge (offline@2) and the oracle replay: the same events as the recorder, every fair fallback
 JUDGE = Rules(name="judge")
 #: iwr-bench@1: the published judge's own actions (docs/judge.md, "The published protocol")
-PUBLISHED = Rules(name="published", who="the published judge", kinds=frozenset({"Click", "Type", "Press", "Scroll"}), click_timeout_ms=1500,
-                  click_fallbacks=("script", "centre"), scroll="published", typing="published", type_check=False,
-                  press_focus="no")
+PUBLISHED = Rules(name="published", who="the published judge", kinds=frozenset({"Click", "Type", "Press", "Scroll"}),
+                  click_timeout_ms=1500, click_fallbacks=("script", "centre"), scroll="published", typing="published",
+                  type_check=False, press_focus="no", unknown_key="each_character", executed="unless_missing",
+                  idle_before_ground_ms=500, idle_rule="published", idle_max_ms=5000, load_after_click=True,
+                  scroll_into_view_first=True)
 
 RULES = {r.name: r for r in (RECORDER, JUDGE, PUBLISHED)}
 
@@ -233,20 +249,97 @@ async def glide(page: Any, trace: Trace | None, to: tuple[float, float], pace: P
         await asyncio.sleep(pace.move_s / pace.move_steps)
 
 
-async def wait_idle(page: Any, tracker: Any, rules: Rules, action: Action, *, timeout_ms: int = 10000) -> None:
-    """What the rules make the player wait for before a Click or Type is grounded (``idle_before_ground_ms``):
-    no request in flight for that long (``tracker``: a ``browser.settle.RequestTracker``), at most ``timeout_ms``."""
+async def wait_idle(page: Any, tracker: Any, rules: Rules, action: Action) -> dict[str, Any] | None:
+    """What the rules make the player wait for before a Click or Type is grounded (``idle_before_ground_ms``), at
+    most ``idle_max_ms``: under the rule "any", no request in flight for that long (``tracker``: a
+    ``browser.settle.RequestTracker``); under "published", ``_published_idle``. Returns how long it waited and
+    whether it ran out (None: no wait)."""
     quiet = rules.idle_before_ground_ms
-    if quiet is None or action.type not in ("Click", "Type") or tracker is None:
-        return
-    deadline = time.monotonic() + timeout_ms / 1000
-    since = time.monotonic()
+    if quiet is None or action.type not in ("Click", "Type"):
+        return None
+    if rules.idle_rule == "published":
+        return await _published_idle(page, quiet / 1000, rules.idle_max_ms / 1000)
+    if tracker is None:
+        return None
+    t0 = since = time.monotonic()
+    deadline = t0 + rules.idle_max_ms / 1000
     while time.monotonic() < deadline:
         if tracker.inflight:
             since = time.monotonic()
         elif (time.monotonic() - since) * 1000 >= quiet:
-            return
+            return {"waited_ms": round((time.monotonic() - t0) * 1000), "ran_out": False}
         await asyncio.sleep(0.05)
+    return {"waited_ms": round((time.monotonic() - t0) * 1000), "ran_out": True}
+
+
+#: the published wait counts requests of these Playwright resource types only (fetch and XHR are not among them;
+#: "iframe" is not a type Playwright reports, and is kept as the published list names it)
+_IDLE_KINDS = frozenset({"document", "stylesheet", "image", "font", "script", "iframe"})
+#: ... and not those whose URL holds one of these (trackers, ads, widgets, beacons, streams, two CDNs)
+_IDLE_SKIP_URL = ("analytics", "tracking", "telemetry", "beacon", "metrics", "doubleclick", "adsystem", "adserver",
+                  "advertising", "facebook.com/plugins", "platform.twitter", "linkedin.com/embed", "livechat",
+                  "zendesk", "intercom", "crisp.chat", "hotjar", "push-notifications", "onesignal", "pushwoosh",
+                  "heartbeat", "ping", "alive", "webrtc", "rtmp://", "wss://", "cloudfront.net", "fastly.net")
+#: a response of one of these content types ends its request and counts as activity; a streamed one ends it silently
+_IDLE_CONTENT = ("text/html", "text/css", "application/javascript", "image/", "font/", "application/json")
+_IDLE_STREAMED = ("streaming", "video", "audio", "webm", "mp4", "event-stream", "websocket", "protobuf")
+
+
+async def _published_idle(page: Any, quiet_s: float, max_s: float) -> dict[str, Any]:
+    """The network-idle wait the published judge makes before it reads the page for its grounder (browser-use's).
+
+    Only requests that start during the wait are watched: of the kinds in ``_IDLE_KINDS``, not ``data:``/``blob:``,
+    not prefetches or media, no URL of ``_IDLE_SKIP_URL``. A request ends with its response (one that failed or was
+    refused never does). The wait is over, checked every 0.1 s, when none is pending and ``quiet_s`` have passed
+    since the wait began or since the last start or response that counted; at most ``max_s``."""
+    loop = asyncio.get_running_loop()
+    pending: set[Any] = set()
+    last = start = loop.time()
+
+    def on_request(req: Any) -> None:
+        nonlocal last
+        url = (req.url or "").lower()
+        if req.resource_type not in _IDLE_KINDS or url.startswith(("data:", "blob:")):
+            return
+        if any(w in url for w in _IDLE_SKIP_URL):
+            return
+        try:
+            h = req.headers
+        except Exception:
+            h = {}
+        if h.get("purpose") == "prefetch" or h.get("sec-fetch-dest") in ("video", "audio"):
+            return
+        pending.add(req)
+        last = loop.time()
+
+    def on_response(resp: Any) -> None:
+        nonlocal last
+        req = resp.request
+        if req not in pending:
+            return
+        pending.discard(req)
+        h = resp.headers
+        kind = (h.get("content-type") or "").lower()
+        size = h.get("content-length")
+        if any(t in kind for t in _IDLE_STREAMED) or not any(t in kind for t in _IDLE_CONTENT):
+            return
+        if size and size.isdigit() and int(size) > 5 * 1024 * 1024:
+            return
+        last = loop.time()
+
+    page.on("request", on_request)
+    page.on("response", on_response)
+    try:
+        while True:
+            await asyncio.sleep(0.1)
+            now = loop.time()
+            if not pending and now - last >= quiet_s:
+                return {"waited_ms": round((now - start) * 1000), "ran_out": False}
+            if now - start > max_s:
+                return {"waited_ms": round((now - start) * 1000), "ran_out": True, "pending": len(pending)}
+    finally:
+        page.remove_listener("request", on_request)
+        page.remove_listener("response", on_response)
 
 
 async def play(page: Any, action: Action, handle: Any | None, viewport: tuple[int, int], rules: Rules, *,
@@ -266,11 +359,15 @@ async def play(page: Any, action: Action, handle: Any | None, viewport: tuple[in
     return out
 
 
+#: the published test of a Click's or Type's result: the action failed only when its message holds one of these
+#: (browser-use words the first when the grounder's index names no element of its list)
+MISSING_PHRASES = ("does not exist", "no container found")
+
+
 def _missing(error: str) -> bool:
-    """The failure says the element is not there (the published executed rule counts every other failure)."""
-    s = error.lower()
-    return any(w in s for w in ("not attached", "detached", "no element", "not found", "does not exist",
-                                "element is not", "target closed"))
+    """The failure's text is one the published judge reads as "not executed" (``MISSING_PHRASES``, as written,
+    case included); it counts every other failure of a grounded element as executed."""
+    return any(p in error for p in MISSING_PHRASES)
 
 
 async def _play(page: Any, action: Action, handle: Any | None, viewport: tuple[int, int], rules: Rules,
@@ -294,6 +391,8 @@ async def _play(page: Any, action: Action, handle: Any | None, viewport: tuple[i
             return Outcome(False, "the element has no box on screen")
         center = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         await glide(page, trace, center, rules.pace)
+    if rules.scroll_into_view_first and kind in ("Click", "Type"):
+        await _into_view(handle)
     now = time.time()
     if trace is not None and kind != "Hover":
         trace.marks.append((now, step))
@@ -309,7 +408,7 @@ async def _play(page: Any, action: Action, handle: Any | None, viewport: tuple[i
     if kind == "Type":
         if rules.typing == "published":
             return await _type_published(page, handle, p.text or "")
-        return await _type(handle, p.text or "", p.clear is not False, rules, timeout_ms)
+        return await _type(page, handle, p.text or "", p.clear is not False, rules, timeout_ms)
     if kind == "Select":
         await choose_option(handle, p.value or p.text or "", timeout_ms=timeout_ms)
         return Outcome(True)
@@ -329,15 +428,42 @@ async def _press(page: Any, key: str, handle: Any | None, rules: Rules, trace: T
     try:
         await page.keyboard.press(key)
     except Exception as e:
-        if rules.unknown_key == "skipped" and "unknown key" in str(e).lower():
-            return Outcome(True, note=f"key {key!r} is not a key Playwright knows; counted as sent")
-        raise
+        if rules.unknown_key != "each_character":
+            raise
+        if "Unknown key" not in str(e):  # the published Press is executed whatever the keyboard said
+            return Outcome(True, note=f"counted as executed: the published Press does not check ({_short(e)[:80]})")
+        try:
+            for ch in key:
+                await page.keyboard.press(ch)
+        except Exception as e2:
+            return Outcome(True, note=f"key {key!r} pressed one character at a time, stopped by {_short(e2)[:80]}; "
+                                      "counted as executed as published")
+        return Outcome(True, note=f"key {key!r} is not a key Playwright knows: pressed one character at a time")
     return Outcome(True)
+
+
+async def _into_view(handle: Any, timeout_ms: int | None = None) -> None:
+    """Scroll a visible element into view, as browser-use does when it locates one (hidden: left where it is)."""
+    try:
+        box = await handle.bounding_box()
+        if box and box["width"] > 0 and box["height"] > 0 and not await handle.is_hidden():
+            await handle.scroll_into_view_if_needed(**({"timeout": timeout_ms} if timeout_ms else {}))
+    except Exception:
+        pass
+
+
+async def _loaded(page: Any, rules: Rules) -> None:
+    if rules.load_after_click:
+        try:
+            await page.wait_for_load_state()
+        except Exception:
+            pass
 
 
 async def _click(page: Any, handle: Any, rules: Rules, timeout_ms: int | None) -> Outcome:
     try:
         await handle.click(**_limit(timeout_ms, rules.click_timeout_ms))
+        await _loaded(page, rules)
         return Outcome(True)
     except Exception as e:  # covered by another element, detached, not stable
         if not rules.click_fallbacks:
@@ -350,11 +476,13 @@ async def _click(page: Any, handle: Any, rules: Rules, timeout_ms: int | None) -
                 return Outcome(True, note=f"clicked by event ({first[:80]})")
             if how == "script":
                 await handle.evaluate("(e) => e.click()")
+                await _loaded(page, rules)
                 return Outcome(True, note=f"clicked by script ({first[:80]})")
             if how == "centre":
                 box = await handle.bounding_box()
                 if box:
                     await page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                    await _loaded(page, rules)
                     return Outcome(True, note=f"clicked at the element's centre ({last[:80]})")
         except Exception as e2:
             last = _short(e2)
@@ -372,11 +500,11 @@ async def _hover(page: Any, handle: Any, rules: Rules, timeout_ms: int | None) -
     return Outcome(True)
 
 
-async def _type(handle: Any, text: str, clear: bool, rules: Rules, timeout_ms: int | None) -> Outcome:
+async def _type(page: Any, handle: Any, text: str, clear: bool, rules: Rules, timeout_ms: int | None) -> Outcome:
     await type_into(handle, text, clear=clear, delay_ms=rules.pace.type_delay_ms, timeout_ms=timeout_ms,
                     focus_if_click_fails=rules.type_focus_fallback)
     if rules.type_check:
-        got = await handle.evaluate("(e) => e.isContentEditable ? e.innerText : e.value")
+        got = await read(page, "(e) => e.isContentEditable ? e.innerText : e.value", handle)  # world.py
         if text.strip() and text.strip() not in (got or ""):
             return Outcome(False, f"the field shows {got!r}, not the typed text")
     return Outcome(True)
@@ -414,7 +542,7 @@ _SCROLL_FALLBACK_JS = r"""(dy) => {
 
 async def _moved(page: Any, before: list[float]) -> float:
     try:
-        after = await page.evaluate(_SCROLL_POS_JS)
+        after = await read(page, _SCROLL_POS_JS)
     except Exception:
         return 0.0
     if len(after) != len(before):
@@ -427,7 +555,7 @@ async def _scroll(page: Any, action: Action, viewport: tuple[int, int], rules: R
     w, h = viewport
     up = action.parameters.direction == "up"
     dy = (-1 if up else 1) * (action.parameters.scroll_page or 0.5) * h
-    before = await page.evaluate(_SCROLL_POS_JS) if rules.scroll_check else []
+    before = await read(page, _SCROLL_POS_JS) if rules.scroll_check else []
     await glide(page, trace, (w / 2, h / 2), rules.pace)
     notches = max(1, rules.pace.scroll_notches)
     for _ in range(notches):
@@ -445,7 +573,7 @@ async def _scroll(page: Any, action: Action, viewport: tuple[int, int], rules: R
         if moved > SCROLL_MIN_PX:
             break
     if moved <= SCROLL_MIN_PX and rules.scroll_fallback:
-        how = await page.evaluate(_SCROLL_FALLBACK_JS, dy)
+        how = await read(page, _SCROLL_FALLBACK_JS, dy)
         await asyncio.sleep(0.05)
         moved = await _moved(page, before)
         if moved <= SCROLL_MIN_PX:
@@ -475,9 +603,9 @@ _PUBLISHED_SCROLL_JS = r"""() => {
 
 
 async def _scroll_published(page: Any) -> Outcome:
-    before = await page.evaluate(_PUBLISHED_SCROLL_JS)
+    before = await read(page, _PUBLISHED_SCROLL_JS)
     await asyncio.sleep(1.0)  # the published Scroll waits a second before it reads the offset
-    moved = abs(float(await page.evaluate("() => scrollY")) - float(before))
+    moved = abs(float(await read(page, "() => scrollY")) - float(before))
     if moved > SCROLL_MIN_PX:
         return Outcome(True, note=f"the window scrolled {moved:.0f}px")
     return Outcome(False, f"the window did not scroll (moved {moved:.0f}px; the published judge reads the "
@@ -488,20 +616,33 @@ async def _scroll_published(page: Any) -> Outcome:
 
 #: what the published Type does before typing: the field's text and value emptied
 _CLEAR_JS = "(e) => { e.textContent = ''; e.value = ''; }"
+#: whether the published Type's second way types key by key (an editable element or an input neither read-only
+#: nor disabled) or fills the field
+_TYPES_KEYS_JS = "(e) => (e.isContentEditable || e.tagName.toLowerCase() === 'input') && !(e.readOnly || e.disabled)"
 
 
 async def _type_published(page: Any, handle: Any, text: str) -> Outcome:
+    """browser-use's typing as the published judge runs it: the element made stable and scrolled into view (each
+    at most 1 s, failures ignored); emptied by script, clicked, 0.1 s, typed on the keyboard; if any of that failed,
+    emptied and typed key by key (5 ms apart) or filled. Whatever the field then shows is not checked."""
+    try:
+        await handle.wait_for_element_state("stable", timeout=1000)
+        await _into_view(handle, 1000)
+    except Exception:
+        pass
     try:
         await handle.evaluate(_CLEAR_JS)
         await handle.click()
         await asyncio.sleep(0.1)
         await page.keyboard.type(text)
+        return Outcome(True)
     except Exception:
-        try:
-            await handle.evaluate(_CLEAR_JS)
-            await handle.type(text, delay=5)
-        except Exception:
-            await handle.fill(text)
+        pass
+    if await handle.evaluate(_TYPES_KEYS_JS):
+        await handle.evaluate(_CLEAR_JS)
+        await handle.type(text, delay=5)
+    else:
+        await handle.fill(text)
     return Outcome(True)
 
 

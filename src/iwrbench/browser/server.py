@@ -4,24 +4,32 @@ Pages are always served over HTTP on loopback, never ``file://``: relative and a
 fetch() and module scripts then behave as on a real site. One server per judged page keeps
 pages apart (separate origins, no shared storage).
 
-The page asking is a stranger: a path resolving outside its folder (``..``, a symlink out, a
-loop) is 404; a NUL byte, bad percent-encoding (not UTF-8) or a bad Content-Length is 400; a
-request target over ``limits.MAX_URL_CHARS`` or a path segment over
-``limits.MAX_PATH_SEGMENT_BYTES`` is 414 (over-long request lines and headers are refused by
+The page asking is a stranger, and so is the folder served: a file is found from the mount's folder
+(opened once, when the server starts) one component at a time with ``O_NOFOLLOW``
+(``fileio.open_beneath``), so what is served is always beneath that folder, after every link and after
+``index.html`` is added to a folder, and a folder swapped for a link meanwhile changes nothing. A
+``Mount`` with ``links=False`` (the task's ``assets/``) serves no link at all; the page's own folder may
+hold links that stay inside it. A path leaving its folder (``..``, a link out or to an absolute path, a
+loop), or naming a FIFO, a device or a socket, is 404 (never opened). A NUL byte, bad percent-encoding
+(not UTF-8) or a bad Content-Length is 400; a request target over ``limits.MAX_URL_CHARS`` or a path
+segment over ``limits.MAX_PATH_SEGMENT_BYTES`` is 414 (over-long request lines and headers are refused by
 the standard library's parser with 414/431). Nothing a request does prints a traceback.
 """
 
 from __future__ import annotations
 
 import mimetypes
+import os
 import posixpath
 import threading
+from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from .. import limits
+from ..fileio import Opened, open_beneath, open_root
 
 mimetypes.add_type("text/javascript", ".mjs")
 mimetypes.add_type("text/javascript", ".js")
@@ -30,6 +38,15 @@ mimetypes.add_type("font/woff2", ".woff2")
 mimetypes.add_type("font/woff", ".woff")
 mimetypes.add_type("application/wasm", ".wasm")
 mimetypes.add_type("application/json", ".json")
+
+
+@dataclass(frozen=True)
+class Mount:
+    """A folder served under a URL prefix; ``links=False``: no symbolic link is followed, the folder's own name
+    included."""
+
+    root: Path
+    links: bool = True
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -54,19 +71,16 @@ class _Handler(BaseHTTPRequestHandler):
         path = posixpath.normpath(path)
         return (path if path.startswith("/") else "/" + path), HTTPStatus.OK
 
-    def _resolve(self, path: str) -> Path | None:
-        for prefix, root in self.server.mounts:
+    def _open(self, path: str) -> Opened | None:
+        """The file ``path`` names, opened beneath its mount, or None (404)."""
+        for prefix, fd, mount in self.server.mounts:
             if path == prefix.rstrip("/") or path.startswith(prefix):
+                if fd is None:
+                    return None
                 rel = path[len(prefix):].lstrip("/")
                 try:
-                    base = root.resolve()
-                    cand = (base / rel).resolve()
-                    if cand != base and base not in cand.parents:
-                        return None
-                    if cand.is_dir():
-                        cand = cand / "index.html"
-                    return cand if cand.is_file() else None
-                except (OSError, RuntimeError, ValueError):  # too long, a symlink loop, ...
+                    return open_beneath(fd, rel, links=mount.links, index="index.html")
+                except (OSError, ValueError):  # outside, a link where none may be, a FIFO, a loop, missing ...
                     return None
         return None
 
@@ -88,31 +102,40 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.refused += 1
             self._plain(status, status.phrase.lower().encode(), head_only)
             return
-        f = self._resolve(path)
-        data = None
-        if f is not None:
-            try:
-                data = f.read_bytes()
-            except OSError:
-                data = None
-        if data is None:
+        opened = self._open(path)
+        if opened is None:
             if len(self.server.missing) < 1000:
                 self.server.missing.append(urlsplit(self.path).path[:300])
             self._plain(HTTPStatus.NOT_FOUND, b"not found", head_only)
             return
-        ctype = mimetypes.guess_type(f.name)[0] or "application/octet-stream"
-        if ctype.startswith("text/") or ctype in ("application/json", "text/javascript"):
-            ctype += "; charset=utf-8"
-        self.send_response(HTTPStatus.OK)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        if not head_only:
-            try:
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):
-                pass
+        fd, size = opened.fd, opened.stat.st_size
+        try:
+            ctype = mimetypes.guess_type(opened.path.rsplit("/", 1)[-1])[0] or "application/octet-stream"
+            if ctype.startswith("text/") or ctype in ("application/json", "text/javascript"):
+                ctype += "; charset=utf-8"
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(size))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            if not head_only:
+                self._copy(fd, size)
+        finally:
+            os.close(fd)
+
+    def _copy(self, fd: int, size: int) -> None:
+        """Send ``size`` bytes of ``fd`` in chunks (a file that shrank meanwhile ends the connection)."""
+        left = size
+        try:
+            while left > 0:
+                chunk = os.read(fd, min(left, 1 << 20))
+                if not chunk:
+                    self.close_connection = True
+                    return
+                self.wfile.write(chunk)
+                left -= len(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
 
     def do_GET(self) -> None:  # noqa: N802
         self._send(False)
@@ -142,10 +165,16 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, mounts: list[tuple[str, Path]]):
+    def __init__(self, mounts: list[tuple[str, Mount]]):
         super().__init__(("127.0.0.1", 0), _Handler)
-        # longest prefix first
-        self.mounts = sorted(mounts, key=lambda m: -len(m[0]))
+        # longest prefix first; each folder opened now, and read beneath this descriptor from here on
+        self.mounts: list[tuple[str, int | None, Mount]] = []
+        for prefix, m in sorted(mounts, key=lambda m: -len(m[0])):
+            try:
+                fd: int | None = open_root(m.root, link=m.links)
+            except OSError:  # a folder that is not there (or not a folder): everything under it is 404
+                fd = None
+            self.mounts.append((prefix, fd, m))
         self.requests = 0
         self.refused = 0  # requests answered 400/413/414 (or dropped by an error of ours)
         self.missing: list[str] = []
@@ -154,18 +183,25 @@ class _Server(ThreadingHTTPServer):
         """A request that broke the handler is dropped quietly (no traceback on our stderr)."""
         self.refused += 1
 
+    def server_close(self) -> None:
+        super().server_close()
+        for _, fd, _ in self.mounts:
+            if fd is not None:
+                os.close(fd)
+        self.mounts = []
+
 
 class StaticServer:
     """Serve folders under URL prefixes on 127.0.0.1 (a free port), in a background thread.
 
-    >>> with StaticServer({"/": site, "/__iwr_assets__/": assets}) as s: s.url("index.html")
+    >>> with StaticServer({"/": site, "/__iwr_assets__/": Mount(assets, links=False)}) as s: s.url("index.html")
     """
 
-    def __init__(self, mounts: dict[str, Path | str]):
+    def __init__(self, mounts: dict[str, Path | str | Mount]):
         norm = []
         for prefix, root in mounts.items():
             prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
-            norm.append((prefix, Path(root)))
+            norm.append((prefix, root if isinstance(root, Mount) else Mount(Path(root))))
         self._server = _Server(norm)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True, name="iwr-static")
 

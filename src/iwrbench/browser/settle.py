@@ -13,6 +13,12 @@ changes nothing, so animations driven by script (canvas charts, requestAnimation
 are shown at the same moment on every run. See docs/judge.md, "Animated pages".
 Screenshots are taken with CSS animations disabled and the caret hidden, so a blinking caret
 or a spinner cannot make two identical states differ.
+
+Everything here reads the page from the judge's isolated world (``world.py``): the mutation observer,
+the real clock the quiet window is measured on and the media held for a screenshot are the world's, and
+the virtual clock's counts come over the context's secret channel. A page that redefines
+``MutationObserver``, ``performance.now`` or ``requestAnimationFrame``, or writes to what used to be the
+``window.__iwrMut`` / ``__iwrClock`` / ``__iwrReal`` / ``__iwrHeld`` objects, settles as its honest twin.
 """
 
 from __future__ import annotations
@@ -22,21 +28,23 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from .world import ReadError, WorldUnavailable, channel_of, read
+
+# run in the judge's world (``W`` is its state for the document: world.py); its timers and clock are real, also
+# when the page's own clock is virtual (paused between advances)
 _QUIET_JS = r"""
 async ({quiet, budget, after}) => {
-  // real time, also when the page's own clock is virtual (paused between advances)
-  const R = window.__iwrReal || {now: () => performance.now(), setTimeout: (f, ms) => setTimeout(f, ms),
-                                 frame: (f) => requestAnimationFrame(f)};
-  const t0 = R.now();
+  const t0 = performance.now();
   const since = after ? t0 : -Infinity;
-  const st = window.__iwrMut || {last: 0, count: 0, what: ''};
-  const frames = () => new Promise(r => R.frame(() => R.frame(r)));
-  const sleep = (ms) => new Promise(r => R.setTimeout(r, ms));
+  const st = W.mut;
+  const frames = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const sleep = (ms) => new Promise(r => setTimeout(r, ms));
   try { if (document.fonts && document.fonts.status !== 'loaded')
           await Promise.race([document.fonts.ready, sleep(budget)]); } catch (e) {}
   while (true) {
     await Promise.race([frames(), sleep(100)]);
-    const now = R.now();
+    W.scan(false);
+    const now = performance.now();
     if (document.readyState === 'complete' && now - Math.max(st.last, since) >= quiet)
       return {quiet: true, waited: now - t0, mutations: st.count, what: st.what};
     if (now - t0 >= budget)
@@ -95,11 +103,20 @@ async def settle(
         left_ms = max(0.0, (deadline - time.monotonic()) * 1000)
         try:
             res = await asyncio.wait_for(
-                page.evaluate(_QUIET_JS, {"quiet": quiet_ms, "budget": max(50, left_ms), "after": fresh}),
-                timeout=left_ms / 1000 + 2.0,
+                read(page, _QUIET_JS, {"quiet": quiet_ms, "budget": max(50, left_ms), "after": fresh},
+                     timeout_s=left_ms / 1000 + 2.0),
+                timeout=left_ms / 1000 + 2.5,
             )
-        except asyncio.TimeoutError:
+        except (asyncio.TimeoutError, ReadError) as e:
+            if isinstance(e, ReadError) and "did not answer" not in str(e):
+                msg = str(e)
+                if time.monotonic() >= deadline:
+                    return SettleReport(False, (time.monotonic() - t0) * 1000, f"navigation or error: {msg}")
+                await asyncio.sleep(0.05)
+                continue
             return SettleReport(False, (time.monotonic() - t0) * 1000, "the page stopped responding (busy script)")
+        except WorldUnavailable:
+            raise
         except Exception as e:  # navigation in progress, page closed, context destroyed
             msg = str(e).splitlines()[0] if str(e) else e.__class__.__name__
             if time.monotonic() >= deadline:
@@ -123,12 +140,19 @@ async def settle(
             await asyncio.sleep(0.05)
 
 
+# the virtual clock's counts, asked on the context's secret channel (core.VIRTUAL_CLOCK_SCRIPT answers synchronously);
+# ``hooks`` false when nothing answered (no virtual clock, or the page's document was replaced by document.open)
 _CLOCK_STATE_JS = r"""
 () => {
-  const c = window.__iwrClock;
-  if (!c) return null;
-  const m = window.__iwrMut || {count: 0, what: ''};
-  return Object.assign({mutations: m.count, what: m.what, now: c.now()}, c.state());
+  W.scan(false);
+  const m = W.mut;
+  W.clockAnswer = null;
+  if (W.channel) document.dispatchEvent(new CustomEvent(W.channel + ':q'));
+  const a = W.clockAnswer;
+  if (typeof a !== 'string') return {mutations: m.count, what: m.what, hooks: false};
+  const v = a.split(',').map(Number);
+  return {mutations: m.count, what: m.what, hooks: true, frames: v[0], fired: v[1], pending_frames: v[2],
+          intervals: v[3], next_due: v[4] < 0 ? null : v[4]};
 }
 """
 
@@ -163,12 +187,15 @@ async def run_clock(
     Timers, animation frames and dates move only here, by the same amounts on every run, so what a page shows
     afterwards does not depend on how fast the machine was: a one-second chart animation is shown finished, an
     endless animation at exactly ``cap_ms`` (and the report says so). Requests a timer started are waited for in
-    real time between windows. None when the page has no virtual clock."""
-    try:
-        state = await page.evaluate(_CLOCK_STATE_JS)
-    except Exception:
+    real time between windows. None when the page has no virtual clock. Should the clock's hooks stop answering
+    (a page that replaced its document with ``document.open``), the windows are judged by DOM changes alone."""
+    if not channel_of(page)[1]:
         return None
-    if state is None:
+    try:
+        state = await read(page, _CLOCK_STATE_JS)
+    except WorldUnavailable:
+        raise
+    except Exception:
         return None
     advanced = 0
     while True:
@@ -185,13 +212,13 @@ async def run_clock(
         if tracker is not None and tracker.inflight:
             await settle(page, tracker, quiet_ms=quiet_ms, timeout_ms=settle_timeout_ms)
         try:
-            now = await page.evaluate(_CLOCK_STATE_JS)
+            now = await read(page, _CLOCK_STATE_JS)
+        except WorldUnavailable:
+            raise
         except Exception:
             return ClockReport(advanced, "the page navigated while its timers ran")
-        if now is None:
-            return ClockReport(advanced, "the page navigated while its timers ran")
         # quiet: nothing changed and nothing ran (a timer that polls for a download changes nothing yet is at work)
-        quiet = (now["mutations"] == state["mutations"] and now["frames"] == state["frames"]
+        quiet = (now["mutations"] == state["mutations"] and now.get("frames") == state.get("frames")
                  and now.get("fired") == state.get("fired"))
         due = now.get("next_due")
         if quiet and not (due is not None and advanced + due <= cap_ms):  # nothing changed, nothing due soon
@@ -216,10 +243,8 @@ def _animating(state: dict) -> str:
 # first frame and a marquee's moving content left out (HOLD_STYLE). Afterwards everything goes on from where it was (RELEASE_JS).
 HOLD_JS = r"""
 async () => {
-  const held = [];
-  Object.defineProperty(window, '__iwrHeld', {value: held, configurable: true, enumerable: false});
-  // real time: the page's own clock may be virtual
-  const later = (f, ms) => (window.__iwrReal ? window.__iwrReal.setTimeout(f, ms) : window.setTimeout(f, ms));
+  const held = W.held = [];
+  const later = (f, ms) => setTimeout(f, ms);  // the world's timers: real time, also when the page's clock is virtual
   const roots = [document];
   for (let k = 0; k < roots.length && k < 200; k++)
     for (const el of roots[k].querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
@@ -252,14 +277,14 @@ async () => {
 
 RELEASE_JS = r"""
 () => {
-  const held = window.__iwrHeld || [];
+  const held = W.held || [];
   for (const h of held) {
     try {
       if (h.kind === 'svg') { h.el.setCurrentTime(h.at); if (!h.paused) h.el.unpauseAnimations(); }
       else { h.el.currentTime = h.at; const p = h.el.play(); if (p && p.catch) p.catch(() => {}); }  // it was playing
     } catch (e) {}
   }
-  try { delete window.__iwrHeld; } catch (e) {}
+  W.held = null;
 }
 """
 
@@ -275,23 +300,38 @@ async def screenshot(page: Any, path: str | None = None, *, timeout_ms: int = 10
     """A viewport screenshot with animations stopped and the caret hidden: CSS and Web Animations by Playwright
     (finite ones finished, endless ones at their start), and what runs on the browser's own clock by HOLD_JS and
     HOLD_STYLE (see there). ``still=False``: everything left running, as the published judge's plain PNG
-    screenshot. ``extra_style``: more CSS applied during this screenshot only (the reader's text-free picture)."""
+    screenshot. ``extra_style``: more CSS applied during this screenshot only."""
     if not still:
         return await page.screenshot(path=path, full_page=False, animations="allow", caret="hide",
                                      timeout=timeout_ms, scale="css")
+    return (await screenshots(page, path, timeout_ms=timeout_ms, styles=(extra_style,)))[0]
+
+
+async def screenshots(page: Any, path: str | None = None, *, timeout_ms: int = 10000,
+                      styles: tuple[str, ...] = ("",)) -> list[bytes]:
+    """Still screenshots of one moment (as ``screenshot``), one per extra style in ``styles``, taken under one hold:
+    the picture a step is judged on (``""``, saved to ``path``) and the reader's text-free picture of the same moment
+    (``browser.view.HIDE_TEXT_STYLE``) differ in nothing else."""
     responsive = True
     try:
-        await asyncio.wait_for(page.evaluate(HOLD_JS), timeout=3)
-    except asyncio.TimeoutError:  # a page busy in a script: shown as it is, and not asked again
-        responsive = False
+        await asyncio.wait_for(read(page, HOLD_JS, timeout_s=3), timeout=3.5)
+    except (asyncio.TimeoutError, ReadError) as e:
+        if isinstance(e, asyncio.TimeoutError) or "did not answer" in str(e):
+            responsive = False  # a page busy in a script: shown as it is, and not asked again
+    except WorldUnavailable:
+        raise
     except Exception:  # a page that navigated meanwhile: shown as it is
         pass
     try:
-        return await page.screenshot(path=path, full_page=False, animations="disabled", caret="hide",
-                                     timeout=timeout_ms, scale="css", style=HOLD_STYLE + ("\n" + extra_style if extra_style else ""))
+        out = []
+        for k, extra in enumerate(styles):
+            out.append(await page.screenshot(path=path if k == 0 else None, full_page=False, animations="disabled",
+                                             caret="hide", timeout=timeout_ms, scale="css",
+                                             style=HOLD_STYLE + ("\n" + extra if extra else "")))
+        return out
     finally:
         if responsive:
             try:
-                await asyncio.wait_for(page.evaluate(RELEASE_JS), timeout=3)
+                await asyncio.wait_for(read(page, RELEASE_JS, timeout_s=3), timeout=3.5)
             except Exception:
                 pass

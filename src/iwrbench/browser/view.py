@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..timing import phase, timed
+
 #: during the second picture only: every glyph transparent (text, generated content, placeholders, field values,
 #: SVG text), and a background clipped to the text drawn whole (gradient text is painted by its background, so
 #: it then differs); nothing else changes, and no transition may start from it (``_CANCEL_JS`` for the way back)
@@ -371,16 +373,17 @@ def _int(v: str | None) -> int:
 
 
 def _ink(shown: bytes, hidden: bytes) -> Any:
-    """Where the two pictures differ by at least INK_LEVEL (a boolean array the size of the viewport)."""
+    """Where the two pictures differ by at least INK_LEVEL in some channel (a boolean array the size of the
+    viewport). Pillow's channel operations, in C: a tenth of the time numpy takes on 16-bit copies."""
     import numpy as np
-    from PIL import Image
+    from PIL import Image, ImageChops
 
     with Image.open(io.BytesIO(shown)) as a, Image.open(io.BytesIO(hidden)) as b:
-        pa = np.asarray(a.convert("RGB"), dtype=np.int16)
-        pb = np.asarray(b.convert("RGB"), dtype=np.int16)
-    if pa.shape != pb.shape:
-        raise RuntimeError(f"the two pictures of the page differ in size ({pa.shape} vs {pb.shape})")
-    return np.abs(pa - pb).max(axis=2) >= INK_LEVEL
+        pa, pb = a.convert("RGB"), b.convert("RGB")
+    if pa.size != pb.size:
+        raise RuntimeError(f"the two pictures of the page differ in size ({pa.size} vs {pb.size})")
+    r, g, bl = ImageChops.difference(pa, pb).split()
+    return np.asarray(ImageChops.lighter(ImageChops.lighter(r, g), bl)) >= INK_LEVEL
 
 
 def _need(fs: float, chars: int) -> float:
@@ -599,25 +602,35 @@ async def _word_boxes(cdp: Any, ctx: int, cands: list[_Cand], which: list[int], 
     return out
 
 
-async def read_view(page: Any, *, shot: bytes | None = None, timeout_s: float = 20.0) -> dict:
+async def shoot(page: Any, path: str | None = None, *, timeout_ms: int = 10000) -> tuple[bytes, bytes]:
+    """The step's screenshot (saved to ``path``) and its text-free twin, taken under one hold (``read_view``'s
+    ``shot`` and ``hidden``)."""
+    from .settle import screenshots
+
+    shown, hidden = await screenshots(page, path, timeout_ms=timeout_ms, styles=("", HIDE_TEXT_STYLE))
+    return shown, hidden
+
+
+async def read_view(page: Any, *, shot: bytes | None = None, hidden: bytes | None = None,
+                    timeout_s: float = 20.0) -> dict:
     """The page's visible text now: ``{url, w, h, scroll, frags, truncated}`` (see the module doc).
 
-    ``shot``: the screenshot just taken of this moment with :func:`iwrbench.browser.settle.screenshot` (the judge's
-    and the recorder's step pictures); taken here when not given. A second picture, with the text made
-    transparent, is taken here."""
+    ``shot`` and ``hidden``: the screenshot just taken of this moment and its text-free twin (``shoot``); taken here
+    when not given."""
     from .settle import screenshot
 
     tmo = int(timeout_s * 1000)
     cdp = await page.context.new_cdp_session(page)
     try:
         ctx = await _world(cdp, timeout_s)
-        await _eval(cdp, ctx, f"({FINISH_JS})()", timeout_s)
+        await timed("view.finish", _eval(cdp, ctx, f"({FINISH_JS})()", timeout_s))
         if shot is None:
-            shot = await screenshot(page, timeout_ms=tmo)
-        hidden = await screenshot(page, timeout_ms=tmo, extra_style=HIDE_TEXT_STYLE)
+            shot, hidden = await timed("view.screenshots", shoot(page, timeout_ms=tmo))
+        elif hidden is None:
+            hidden = await timed("view.text_free_screenshot", screenshot(page, timeout_ms=tmo, extra_style=HIDE_TEXT_STYLE))
         await _eval(cdp, ctx, f"({_CANCEL_JS})()", timeout_s)
-        snap = await asyncio.wait_for(cdp.send("DOMSnapshot.captureSnapshot", {
-            "computedStyles": _STYLES, "includePaintOrder": True, "includeDOMRects": False}), timeout_s)
+        snap = await timed("view.layout", asyncio.wait_for(cdp.send("DOMSnapshot.captureSnapshot", {
+            "computedStyles": _STYLES, "includePaintOrder": True, "includeDOMRects": False}), timeout_s))
         metrics = await asyncio.wait_for(cdp.send("Page.getLayoutMetrics"), timeout_s)
         vp = metrics.get("cssLayoutViewport") or metrics.get("layoutViewport") or {}
         w, h = int(vp.get("clientWidth") or 0), int(vp.get("clientHeight") or 0)
@@ -629,12 +642,13 @@ async def read_view(page: Any, *, shot: bytes | None = None, timeout_s: float = 
         doc = _Doc(strings=strings, nodes=d0["nodes"], layout=d0["layout"], boxes=d0.get("textBoxes") or {},
                    scroll=(float(d0.get("scrollOffsetX") or 0), float(d0.get("scrollOffsetY") or 0)),
                    url=strings[d0["documentURL"]] if 0 <= d0.get("documentURL", -1) < len(strings) else "")
-        ink = await asyncio.to_thread(_ink, shot, hidden)
+        ink = await timed("view.ink", asyncio.to_thread(_ink, shot, hidden))
         ih, iw = ink.shape
-        cands = _candidates(doc, min(w or iw, iw), min(h or ih, ih))
-        frags, partial = _painted(cands, ink)
+        with phase("view.read"):
+            cands = _candidates(doc, min(w or iw, iw), min(h or ih, ih))
+            frags, partial = _painted(cands, ink)
         if partial:  # lines painted only in part: their words at their exact places
-            precise = await _word_boxes(cdp, ctx, cands, partial, timeout_s)
+            precise = await timed("view.words", _word_boxes(cdp, ctx, cands, partial, timeout_s))
             if precise:
                 frags, _ = _painted(cands, ink, precise)
     finally:

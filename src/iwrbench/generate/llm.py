@@ -202,6 +202,7 @@ class ChatModel:
                 reply = await self.client.complete(request)
             except ApiError as e:
                 info.calls = e.attempts
+                info.learned = e.learned
                 if e.output_cap is not None:  # refused again after the retry with a fitted cap
                     info.output_cap = e.output_cap
                     info.max_output_tokens = e.output_cap.get("sent")
@@ -218,6 +219,8 @@ class ChatModel:
         info.output_tokens = reply.usage.output_tokens
         info.max_output_tokens = reply.max_tokens or self.client.effective_max_tokens(request.max_tokens)
         info.output_cap = reply.output_cap
+        info.learned = reply.learned
+        info.images_downscaled = reply.images
         if reply.output_cap is not None:
             log.warning("%s / %s: generated with max_tokens %s instead of %s (%s)", self.name, task.id,
                         reply.output_cap.get("sent"), reply.output_cap.get("requested"), reply.output_cap.get("reason"))

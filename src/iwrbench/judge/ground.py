@@ -1,8 +1,15 @@
 """The grounding ladder: find, on a page written by someone else, the element an action means.
 
 The page under judgement only has to look and behave like the recording; its markup, ids,
-classes, ARIA and URLs are its own. Rungs, tried in order, each logged per step
-(``Grounding.tried``; the one that answered is ``Grounding.rung``):
+classes, ARIA and URLs are its own. The ladder is a list of rungs (``RUNGS``) that the protocol
+chooses (``Protocol.grounding``: ``offline@2`` ends with the fuzzy rung, ``iwr-bench@1`` with the
+LLM grounder). Each rung answers with a hit, a deferral or nothing, and each attempt is logged per
+step (``Grounding.tried``); ``Grounding.rung`` is the rung whose answer was taken. A deferral is an
+answer that waits for the rungs that find an element by sight: the words of a checkbox's label that
+is not bound to it wait for the checkbox at the recorded position, and an element at the recorded
+position that does not look like the recorded crop waits for the appearance rung. The first deferral
+stands, under its own rung, if no later rung answers before a last-resort rung (fuzzy, LLM) would be
+tried. The rungs, in ``offline@2``'s order:
 
 1. ``role_name``       the recorded target's ARIA role + accessible name (Playwright, exact)
 2. ``role_name_norm``  the same role and the name compared normalised (``judge/text.py``: NFKC,
@@ -24,12 +31,22 @@ classes, ARIA and URLs are its own. Rungs, tried in order, each logged per step
                        unrelated (a text field for a button, a link for a checkbox) or when
                        both have names and they clearly differ ("Archive" for "Delete")
 8. ``appearance``      template matching of the recorded target's crop on a screenshot of the
-                       page now (normalised cross-correlation, greyscale, downscaled); the
-                       element of the action's kind at the best match above ``APPEAR_MIN``,
-                       with the same refusals as ``position``
-9. ``fuzzy``           the description (and recorded name/text) against every visible
-                       interactive element's name, text and attributes; quoted phrases weigh most
-10. ``llm``            (protocol permitting) the published LLM grounder through a configured model
+                       page now (``judge/appearance.py``: normalised cross-correlation, greyscale,
+                       downscaled); the element of the action's kind at the best match above
+                       ``APPEAR_MIN``, with the same refusals as ``position``
+9. ``relation``        the description places the element relative to a text ("the round checkbox
+                       at the left of the 'Buy milk' item", "the button under 'Total'";
+                       ``judge/relation.py``): the element of the action's kind nearest to where
+                       that text is painted, in that direction; when the description also quotes
+                       the element's own words, only an element saying them
+10. ``grid``           the description names a cell of a board or grid ("the top-left square of the
+                       3×3 board", "the light in row 2, column 4 of the grid"): among alike controls
+                       laid out as a grid on screen, the one in that cell
+11. ``fuzzy``          the description (and recorded name/text) against every visible
+                       interactive element's name, text and attributes; quoted phrases weigh most;
+                       without a recorded target, the kind of control the description names
+                       ("the ... checkbox") ranks a checkbox above its label
+12. ``llm``            (protocol permitting) the published LLM grounder through a configured model
 
 Several equally good candidates (one "Add to cart" per product card) are told apart by their
 surroundings first: the text of each one's card/row (its largest ancestor holding none of the
@@ -38,24 +55,30 @@ Runner' card"); then by distance to the recorded position. ``Grounding.ambiguous
 that came down to distance; the rung's log says how the tie was broken.
 
 A recorded control (button, link, checkbox, field ...) is grounded to a control whenever one
-matches by name, and the position, appearance and fuzzy rungs never offer it anything else (no
-plain text in its place).
+matches by name, and the position, appearance, relation and fuzzy rungs never offer it anything
+else (no plain text in its place).
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Sequence
 
-import numpy as np
 from rapidfuzz import fuzz
 
 from ..browser.dom import CONTEXT_AT_JS, CONTEXT_JS, DESCRIBE_MANY_JS, GROUND_SNAPSHOT_JS, POINT_PICK_JS
+from ..browser.world import read, world
+from ..browser.view import read_view
+from ..checks.view import View, contains_phrase, norm_text, tokens
+from ..protocols import OFFLINE
 from ..records import TARGETED_ACTIONS, Action, Candidate, Grounding, RungAttempt
+from .appearance import APPEAR_DEFER, APPEAR_MIN, APPEAR_STRONG, APPEAR_TIE, MatchMap, NoMatch, match_map
+from .relation import WORDS as REL_WORDS
+from .relation import (Box, GridPlace, Relation, grid_of, names_phrase, nearest, parse_grid_place, parse_relations,
+                       place_index, reach)
 from .text import loose_name, name_match, names_conflict, norm_name, quoted_phrases, words
 
 #: actions that need an element
@@ -64,14 +87,6 @@ FUZZY_MIN = 62.0
 #: the words alone (before the role/clickable/position bonuses) must match at least this well
 FUZZY_TEXT_MIN = 55.0
 AMBIGUOUS_MARGIN = 1.0
-#: normalised cross-correlation a crop must reach on the screenshot to count as found
-APPEAR_MIN = 0.80
-#: matches this close to the best are equally good (identical cards, rows of checkboxes)
-APPEAR_TIE = 0.02
-#: a position candidate that looks this much less like the crop than a match elsewhere of at least
-#: APPEAR_STRONG waits for the appearance rung (and stands if that finds nothing)
-APPEAR_DEFER = 0.15
-APPEAR_STRONG = 0.90
 #: an element found at a point may be this many times the recorded box's area (not a whole row/card)
 POSITION_AREA_RATIO = 12
 POSITION_AREA_FLOOR = 2500
@@ -235,22 +250,40 @@ class _Tie:
     order: list[int] = field(default_factory=list)
 
 
+@dataclass
+class Deferral:
+    """A rung's answer that waits: it stands unless a later rung that finds the element by sight
+    (position, appearance, relation) answers before the last-resort rungs (fuzzy, LLM) are reached.
+    ``commit(note)`` makes it the answer, logged under the rung that gave it."""
+
+    rung: str
+    commit: Callable[[str], Grounded]
+
+
+#: what a rung returns: a hit (the ladder stops), a deferral (see :class:`Deferral`) or nothing
+Outcome = Grounded | Deferral | None
+
+
 class _Ladder:
     """State shared by the rungs of one ground() call: the page snapshot, the screenshot match."""
 
-    def __init__(self, page: Any, action: Action, viewport: tuple[int, int], crop: Any, screenshot: Any):
+    def __init__(self, page: Any, action: Action, viewport: tuple[int, int], crop: Any, screenshot: Any,
+                 llm: LlmGrounder | None = None):
         self.page, self.action, self.viewport = page, action, viewport
         self.t = action.target
         self.g = Grounding()
         self.crop, self.screenshot = crop, screenshot
+        self.llm = llm
         self._snap: tuple[Any, list[dict]] | None = None
         self._snap_err: str | None = None
         self._snap_done = False
-        self._ncc: tuple[np.ndarray, dict] | None = None
-        self._ncc_done = False
-        self._ncc_why = ""
+        self._match: MatchMap | None = None
+        self._match_done = False
+        self._match_why = ""
+        self._view: View | None = None
+        self._view_done = False
+        self._view_err = ""
         self.target_control = _target_is_control(action)
-        self.deferred: Callable[[], Grounded] | None = None
         self.names = _target_names(action)
         t = self.t
         #: the target's name was on screen: as its own text, or as its label's (not an icon named by attributes)
@@ -261,9 +294,7 @@ class _Ladder:
         if not self._snap_done:
             self._snap_done = True
             try:
-                arr = await self.page.evaluate_handle(GROUND_SNAPSHOT_JS)
-                descs = await (await arr.get_property("1")).json_value()
-                els = await arr.get_property("0")
+                els, descs = await world(self.page).evaluate_elements(GROUND_SNAPSHOT_JS)
                 self._snap = (els, descs)
             except Exception as e:
                 self._snap_err = f"page error: {str(e).strip()[:80]}"
@@ -271,13 +302,13 @@ class _Ladder:
 
     async def contexts_of(self, handles: list[Any]) -> list[str]:
         try:
-            return await self.page.evaluate(CONTEXT_JS, handles)
+            return await read(self.page, CONTEXT_JS, handles)
         except Exception:
             return [""] * len(handles)
 
     async def contexts_at(self, arr: Any, idx: list[int]) -> list[str]:
         try:
-            return await self.page.evaluate(CONTEXT_AT_JS, {"arr": arr, "idx": idx})
+            return await read(self.page, CONTEXT_AT_JS, {"arr": arr, "idx": idx})
         except Exception:
             return [""] * len(idx)
 
@@ -360,7 +391,7 @@ class _Ladder:
                 continue
         handles = handles[:200]
         try:
-            descs = await self.page.evaluate(DESCRIBE_MANY_JS, handles) if handles else []
+            descs = await read(self.page, DESCRIBE_MANY_JS, handles) if handles else []
         except Exception:
             descs = [None] * len(handles)
         pairs = [(h, d) for h, d in zip(handles, descs) if d and _fits(self.action, d)]
@@ -379,7 +410,7 @@ class _Ladder:
 
     # ---------------------------------------------------------------- normalised rungs over the snapshot
     async def normalised(self, name: str, detail: str, match: Callable[[dict], int],
-                         include_extra: bool = True) -> Grounded | None:
+                         include_extra: bool = True) -> Outcome:
         snap = await self.snapshot()
         if snap is None:
             self.g.tried.append(RungAttempt(rung=name, matches=0, detail=self._snap_err))
@@ -419,9 +450,7 @@ class _Ladder:
                 self.accept(name, ds, tie, f"{detail} ({how}); {note}")
                 return Grounded(handle, self.g)
 
-            if self.deferred is None:
-                self.deferred = commit
-            return None
+            return Deferral(name, commit)
         self.accept(name, ds, tie, f"{detail} ({how})")
         return Grounded(handle, self.g)
 
@@ -472,13 +501,11 @@ class _Ladder:
                "max_area": self._max_area(), "twins": twins,
                "want_area": float(b.width * b.height) if b else 0.0}
         try:
-            arr = await self.page.evaluate_handle(POINT_PICK_JS, arg)
-            descs = await (await arr.get_property("1")).json_value()
-            return await arr.get_property("0"), descs
+            return await world(self.page).evaluate_elements(POINT_PICK_JS, arg)
         except Exception:
             return None
 
-    async def position(self) -> Grounded | None:
+    async def position(self) -> Outcome:
         b = self.t.bbox
         cx, cy = b.center
         dx, dy = b.width / 4, b.height / 4
@@ -525,26 +552,24 @@ class _Ladder:
 
         if veto:
             self.g.tried.append(RungAttempt(rung="position", matches=len(ok), detail=f"{detail}; {veto}"))
-            if self.deferred is None:
-                self.deferred = commit
-            return None
+            return Deferral("position", commit)
         self.g.tried.append(RungAttempt(rung="position", matches=len(ok), detail=f"{detail}; {how}"))
         return commit()
 
-    async def _match_map(self) -> tuple[np.ndarray, dict] | None:
-        """The crop's correlation map on the screenshot (cached), with the geometry to map it back.
+    async def match_map(self) -> MatchMap | None:
+        """The crop's correlation map on the screenshot (cached; ``judge/appearance.py``).
         Computed in a worker thread: other pages judged on the same event loop keep going."""
-        if self._ncc_done:
-            return self._ncc
-        self._ncc_done = True
+        if self._match_done:
+            return self._match
+        self._match_done = True
         try:
-            self._ncc = await asyncio.to_thread(_correlate, self.crop, self.screenshot, self.viewport,
-                                                self.t.bbox if self.t else None)
-        except _NoMatch as e:
-            self._ncc_why = str(e)
+            self._match = await asyncio.to_thread(match_map, self.crop, self.screenshot, self.viewport,
+                                                  self.t.bbox if self.t else None)
+        except NoMatch as e:
+            self._match_why = str(e)
         except Exception as e:  # a broken image from a stranger's task folder is a rung failure, not a crash
-            self._ncc_why = f"bad image: {str(e)[:80]}"
-        return self._ncc
+            self._match_why = f"bad image: {str(e)[:80]}"
+        return self._match
 
     async def _appearance_veto(self, d: dict) -> str | None:
         if self.crop is None or self.screenshot is None:
@@ -552,32 +577,30 @@ class _Ladder:
         mine = _fields(d)
         if any(name_match(a, b) for a in self.names for b in mine):  # confirmed by its name
             return None
-        mm = await self._match_map()
+        mm = await self.match_map()
         if mm is None:
             return None
-        ncc, geo = mm
-        best = float(ncc.max())
+        best = mm.best
         if best < APPEAR_STRONG:
             return None
         c = _center(d.get("bbox"))
         if c is None:
             return None
-        here = _ncc_near(ncc, geo, c)
+        here = mm.near(c)
         if here < best - APPEAR_DEFER:
             return (f"the element there does not look like the recorded one ({here:.2f} vs {best:.2f} elsewhere); "
                     "left to the appearance rung first")
         return None
 
     async def appearance(self) -> Grounded | None:
-        mm = await self._match_map()
+        mm = await self.match_map()
         if mm is None:
-            self.g.tried.append(RungAttempt(rung="appearance", matches=0, detail=self._ncc_why or "no match"))
+            self.g.tried.append(RungAttempt(rung="appearance", matches=0, detail=self._match_why or "no match"))
             return None
-        ncc, geo = mm
-        peaks = _peaks(ncc, geo)
+        peaks = mm.peaks()
         if not peaks:
             self.g.tried.append(RungAttempt(rung="appearance", matches=0,
-                                            detail=f"best match {float(ncc.max()):.2f} < {APPEAR_MIN}"))
+                                            detail=f"best match {mm.best:.2f} < {APPEAR_MIN}"))
             return None
         got = await self.pick_points([(x, y) for _, x, y in peaks], twins=False)
         if got is None:
@@ -607,13 +630,152 @@ class _Ladder:
         self.accept("appearance", gd, tie, detail, scores=[sc[i] * 100 for i in top])
         return Grounded(await els.get_property(str(top[tie.chosen])), self.g)
 
+    # ---------------------------------------------------------------- relative to a named text
+    async def view(self) -> View | None:
+        """The text the page paints in the viewport now (``browser/view.py``), read once."""
+        if not self._view_done:
+            self._view_done = True
+            # the screenshot the judge took of this moment, when it has one (the reader then takes one picture, not two)
+            shot = bytes(self.screenshot) if isinstance(self.screenshot, (bytes, bytearray, memoryview)) else None
+            try:
+                self._view = View.from_js(await read_view(self.page, shot=shot, timeout_s=5.0))
+            except Exception as e:
+                self._view_err = f"page error: {str(e).strip()[:80]}"
+        return self._view
+
+    def anchor_boxes(self, view: View, rel: Relation) -> list[Box]:
+        """Where the named text is painted: the fragments of each line that shows it (a quoted phrase
+        anywhere in a line; an unquoted one only as a whole line or a whole fragment)."""
+        want = set(tokens(rel.anchor))
+        key = norm_text(rel.anchor)
+        out: list[Box] = []
+        for channel in ("text", "field"):
+            for ln in view.lines(channel):
+                if rel.quoted:
+                    if not contains_phrase(ln.text, rel.anchor):
+                        continue
+                    fr = [f for f in ln.frags if set(tokens(f.t)) & want] or ln.frags
+                elif norm_text(ln.text) == key:
+                    fr = ln.frags
+                else:
+                    fr = [f for f in ln.frags if norm_text(f.t) == key]
+                    if not fr:
+                        continue
+                x0, y0 = min(f.x for f in fr), min(f.y for f in fr)
+                out.append((x0, y0, max(f.x + f.w for f in fr) - x0, max(f.y + f.h for f in fr) - y0))
+        return out[:20]
+
+    def _relation_kind(self, d: dict) -> bool:
+        """An element the action can mean: of its kind (a field for Type, a select for Select, something
+        clickable otherwise) and, for a recorded target, not another kind of control or another name."""
+        if not _fits(self.action, d):
+            return False
+        if self.action.type in ("Click", "Hover") and not d.get("clickable"):
+            return False
+        return not (self.t and self._acceptable(d) is not None)
+
+    async def relation(self, rels: list[Relation]) -> Outcome:
+        g = self.g
+        snap = await self.snapshot()
+        if snap is None:
+            g.tried.append(RungAttempt(rung="relation", matches=0, detail=self._snap_err))
+            return None
+        view = await self.view()
+        if view is None:
+            g.tried.append(RungAttempt(rung="relation", matches=0, detail=self._view_err))
+            return None
+        els, all_descs = snap
+        vw, vh = self.viewport
+        idx = [i for i, d in enumerate(all_descs) if not d.get("extra") and self._relation_kind(d)
+               and (b := d.get("bbox")) and b["width"] >= 1 and b["height"] >= 1
+               and b["x"] < vw and b["y"] < vh and b["x"] + b["width"] > 0 and b["y"] + b["height"] > 0]
+        what = "; ".join(f"{REL_WORDS[r.direction]} {r.anchor!r}" for r in rels)
+        anchors_of = [(r, self.anchor_boxes(view, r)) for r in rels]
+        shown = [(r, a) for r, a in anchors_of if a]
+        if not shown:
+            g.tried.append(RungAttempt(rung="relation", matches=0, detail=f"{what}: the named text is not on screen"))
+            return None
+        anchors = {norm_text(r.anchor) for r, _ in shown}
+        own = [q for q in quoted_phrases(self.action.parameters.description)
+               if norm_text(q) not in anchors and norm_text(q)]
+        if own:  # the description names the element itself too: only elements saying so
+            idx = [i for i in idx if any(names_phrase(q, _fields(all_descs[i])) for q in own)]
+        # an element must lie in the direction of every named text on screen; the nearest by the sum of distances
+        dist: dict[int, float] = {}
+        for k, (r, boxes) in enumerate(shown):
+            near = {idx[ci]: d for d, ci, _ in nearest(r.direction, boxes, [_box(all_descs[i]) for i in idx],
+                                                       reach(r.direction, self.viewport))}
+            dist = near if k == 0 else {i: dist[i] + near[i] for i in dist if i in near}
+        if not dist:
+            said = f" saying {' or '.join(repr(q) for q in own)}" if own else ""
+            g.tried.append(RungAttempt(rung="relation", matches=0,
+                                       detail=f"{what}: nothing of the action's kind{said} there"))
+            return None
+        pairs = _dedupe_spots([(i, all_descs[i]) for i in sorted(dist, key=lambda i: (dist[i], i))][:20])
+        ids, ds = [i for i, _ in pairs], [d for _, d in pairs]
+        keys = [dist[i] for i in ids]
+        near_ones = [k for k, v in enumerate(keys) if v <= keys[0] + 2.0]  # as near as the nearest: alike
+        if len(near_ones) > 1:
+            tie = await self.resolve([ds[k] for k in near_ones], lambda: self.contexts_at(els, [ids[k] for k in near_ones]),
+                                     keys=[keys[k] for k in near_ones])
+            chosen = near_ones[tie.chosen]
+            order = [near_ones[k] for k in tie.order] + [k for k in range(len(ids)) if k not in near_ones]
+            tie = _Tie(chosen, tie.how, tie.ambiguous, order)
+        else:
+            tie = _Tie(0, "the nearest", False, list(range(len(ids))))
+        # accept() adds how a tie was broken when there were several; the nearest alone needs no word
+        self.accept("relation", ds if len(near_ones) > 1 else ds[:1],
+                    tie if len(near_ones) > 1 else _Tie(0, "", False, [0]),
+                    f"{what}: {len(ids)} of the action's kind that way, the nearest {keys[tie.chosen]:.0f} px")
+        g.alternatives = [_cand(ds[k]) for k in tie.order if k != tie.chosen][:3]
+        return Grounded(await els.get_property(str(ids[tie.chosen])), g)
+
+    async def grid(self, place: GridPlace) -> Outcome:
+        """The cell of a board or grid the description names, among alike controls laid out as a grid."""
+        g = self.g
+        snap = await self.snapshot()
+        if snap is None:
+            g.tried.append(RungAttempt(rung="grid", matches=0, detail=self._snap_err))
+            return None
+        els, all_descs = snap
+        vw, vh = self.viewport
+        pairs = _dedupe_spots([(i, d) for i, d in enumerate(all_descs)
+                               if not d.get("extra") and self._relation_kind(d) and (b := d.get("bbox"))
+                               and b["x"] < vw and b["y"] < vh and b["x"] + b["width"] > 0 and b["y"] + b["height"] > 0])
+        ids = [i for i, _ in pairs]
+        grids = grid_of([_box(d) for _, d in pairs])
+        if place.size:
+            grids = [x for x in grids if (x[1], x[2]) == place.size]
+        want = f"row {place.row}, column {place.col}" + (f" of a {place.size[0]}x{place.size[1]} grid" if place.size else "")
+        if not grids:
+            g.tried.append(RungAttempt(rung="grid", matches=0, detail=f"{want}: no grid of alike controls on screen"))
+            return None
+        top = max(len(x[0]) for x in grids)
+        biggest = [x for x in grids if len(x[0]) == top]
+        if len(biggest) > 1:  # two boards alike: which one the description means is not known
+            g.tried.append(RungAttempt(rung="grid", matches=0, detail=f"{want}: {len(biggest)} grids alike; none taken"))
+            return None
+        members, rows, cols, cell = biggest[0]
+        r, c = place_index(place.row, rows), place_index(place.col, cols)
+        hit = next((j for j in members if cell[j] == (r, c)), None) if r is not None and c is not None else None
+        if hit is None:
+            g.tried.append(RungAttempt(rung="grid", matches=0, detail=f"{want}: not on the {rows}x{cols} grid there"))
+            return None
+        d = all_descs[ids[hit]]
+        g.tried.append(RungAttempt(rung="grid", matches=1, detail=f"{want}: row {r + 1}, column {c + 1} of a {rows}x{cols} "
+                                                                  f"grid of {len(members)} alike controls"))
+        g.rung, g.ambiguous = "grid", False
+        g.element = _cand(d)
+        g.alternatives = []
+        return Grounded(await els.get_property(str(ids[hit])), g)
+
     # ---------------------------------------------------------------- fuzzy and LLM
-    async def fuzzy(self, llm: LlmGrounder | None) -> Grounded:
+    async def fuzzy(self) -> Outcome:
         g = self.g
         snap = await self.snapshot()
         if snap is None:
             g.tried.append(RungAttempt(rung="fuzzy", matches=0, detail=self._snap_err))
-            return Grounded(None, g)
+            return None
         els, all_descs = snap
         base_idx = [i for i, d in enumerate(all_descs) if not d.get("extra")]
         descs = [all_descs[i] for i in base_idx]
@@ -643,16 +805,33 @@ class _Ladder:
             g.element = _cand(d, best)
             g.alternatives = [_cand(x[2], x[0]) for x in good if x[1] != idx][:3]
             return Grounded(await els.get_property(str(base_idx[idx])), g)
-        if llm is not None:
-            cands = [d for d in descs if d.get("clickable") or d.get("editable")][:200]
-            idx, detail = await llm(self.page, self.action, cands)
-            g.tried.append(RungAttempt(rung="llm", matches=int(idx is not None), detail=detail[:200]))
-            if idx is not None and 0 <= idx < len(cands):
-                real = base_idx[descs.index(cands[idx])]
-                g.rung = "llm"
-                g.element = _cand(cands[idx])
-                return Grounded(await els.get_property(str(real)), g)
-        return Grounded(None, g)
+        return None
+
+    async def ask_llm(self) -> Outcome:
+        """The published LLM grounder, shown the page's visible controls (at most 200)."""
+        if self.llm is None:
+            return None
+        g = self.g
+        snap = await self.snapshot()
+        if snap is None:  # the fuzzy rung before it logged the page error
+            return None
+        els, all_descs = snap
+        base_idx = [i for i, d in enumerate(all_descs) if not d.get("extra")]
+        descs = [all_descs[i] for i in base_idx]
+        cands = [d for d in descs if d.get("clickable") or d.get("editable")][:200]
+        idx, detail = await self.llm(self.page, self.action, cands)
+        g.tried.append(RungAttempt(rung="llm", matches=int(idx is not None), detail=detail[:200]))
+        if idx is not None and 0 <= idx < len(cands):
+            real = base_idx[descs.index(cands[idx])]
+            g.rung = "llm"
+            g.element = _cand(cands[idx])
+            return Grounded(await els.get_property(str(real)), g)
+        return None
+
+
+def _box(d: dict) -> Box:
+    b = d.get("bbox") or {}
+    return (float(b.get("x", 0)), float(b.get("y", 0)), float(b.get("width", 0)), float(b.get("height", 0)))
 
 
 def _dedupe_spots(pairs: list[tuple[Any, dict]]) -> list[tuple[Any, dict]]:
@@ -666,126 +845,6 @@ def _dedupe_spots(pairs: list[tuple[Any, dict]]) -> list[tuple[Any, dict]]:
         if c is not None:
             spots.append(c)
         out.append((h, d))
-    return out
-
-
-# --------------------------------------------------------------------------- appearance (template matching)
-
-class _NoMatch(Exception):
-    pass
-
-
-def _grey(img: Any) -> Any:
-    """A greyscale PIL image from PNG/JPEG bytes or a PIL image."""
-    from PIL import Image
-
-    if isinstance(img, (bytes, bytearray, memoryview)):
-        img = Image.open(io.BytesIO(bytes(img)))
-    if not isinstance(img, Image.Image):
-        raise _NoMatch(f"not an image ({type(img).__name__})")
-    return img.convert("L")
-
-
-def _fast_len(n: int) -> int:
-    """The smallest 2^a 3^b 5^c >= n."""
-    best = 1 << max(0, (n - 1).bit_length())
-    p5 = 1
-    while p5 < best:
-        p35 = p5
-        while p35 < best:
-            m = p35
-            while m < n:
-                m *= 2
-            best = min(best, m)
-            p35 *= 3
-        p5 *= 5
-    return best
-
-
-def _ncc(img: np.ndarray, tpl: np.ndarray) -> np.ndarray:
-    """Normalised cross-correlation of a template at every position where it fits in the image
-    (the zero-mean form, as in scikit-image's match_template; FFT for the products, integral
-    images for the window statistics). Windows without contrast score 0."""
-    H, W = img.shape
-    h, w = tpl.shape
-    t = tpl - tpl.mean()
-    tnorm = float(np.sqrt((t * t).sum()))
-    shape = (_fast_len(H + h - 1), _fast_len(W + w - 1))  # sizes the FFT is quick at
-    prod = np.fft.irfft2(np.fft.rfft2(img, s=shape) * np.fft.rfft2(t[::-1, ::-1], s=shape), s=shape)
-    corr = prod[h - 1:H, w - 1:W]
-    img64 = img.astype(np.float64)
-
-    def windows(a: np.ndarray) -> np.ndarray:
-        ii = np.zeros((H + 1, W + 1))
-        ii[1:, 1:] = a.cumsum(0).cumsum(1)
-        return ii[h:, w:] - ii[:-h, w:] - ii[h:, :-w] + ii[:-h, :-w]
-
-    s1, s2 = windows(img64), windows(img64 * img64)
-    var = np.maximum(s2 - s1 * s1 / (h * w), 0.0)
-    denom = np.sqrt(var) * tnorm
-    ok = denom > 1e-6 * max(tnorm, 1.0) * h * w
-    out = np.zeros_like(corr, dtype=np.float64)
-    out[ok] = corr[ok] / denom[ok]
-    return np.clip(out, -1.0, 1.0)
-
-
-def _correlate(crop: Any, screenshot: Any, viewport: tuple[int, int], bbox: Any) -> tuple[np.ndarray, dict]:
-    from PIL import Image
-
-    if crop is None:
-        raise _NoMatch("no crop of the recorded target")
-    if screenshot is None:
-        raise _NoMatch("no screenshot of the page")
-    shot, cr = _grey(screenshot), _grey(crop)
-    k = viewport[0] / shot.width if shot.width else 1.0  # viewport px per screenshot px
-    if bbox is not None and bbox.width >= 2 and bbox.height >= 2:  # the crop at the screenshot's scale
-        want = (max(1, round(bbox.width / k)), max(1, round(bbox.height / k)))
-        if abs(want[0] - cr.width) > 0.1 * want[0] or abs(want[1] - cr.height) > 0.1 * want[1]:
-            cr = cr.resize(want, Image.BILINEAR)
-    f = 2 if min(cr.width, cr.height) >= 24 else 1  # downscale for speed, never below 12 px
-    if f > 1:
-        shot = shot.reduce(f)
-        cr = cr.reduce(f)
-    if cr.width < 3 or cr.height < 3:
-        raise _NoMatch(f"crop too small ({cr.width}x{cr.height})")
-    if cr.width > shot.width or cr.height > shot.height:
-        raise _NoMatch("crop larger than the screenshot")
-    s = np.asarray(shot, dtype=np.float64)
-    c = np.asarray(cr, dtype=np.float64)
-    if float(c.std()) < 3.0:
-        raise _NoMatch("crop is flat (one colour): nothing to match")
-    return _ncc(s, c), {"f": f, "k": k, "w": c.shape[1], "h": c.shape[0]}
-
-
-def _to_view(geo: dict, r: int, c: int) -> tuple[float, float]:
-    return ((c + geo["w"] / 2) * geo["f"] * geo["k"], (r + geo["h"] / 2) * geo["f"] * geo["k"])
-
-
-def _ncc_near(ncc: np.ndarray, geo: dict, center: tuple[float, float], radius: int = 3) -> float:
-    """The best correlation with the crop centred within a few px of a viewport point."""
-    c = center[0] / (geo["f"] * geo["k"]) - geo["w"] / 2
-    r = center[1] / (geo["f"] * geo["k"]) - geo["h"] / 2
-    r0, c0 = int(round(r)), int(round(c))
-    rs = slice(max(0, r0 - radius), max(0, min(ncc.shape[0], r0 + radius + 1)))
-    cs = slice(max(0, c0 - radius), max(0, min(ncc.shape[1], c0 + radius + 1)))
-    win = ncc[rs, cs]
-    return float(win.max()) if win.size else 0.0
-
-
-def _peaks(ncc: np.ndarray, geo: dict, n: int = 40) -> list[tuple[float, float, float]]:
-    """The best matches above APPEAR_MIN, at least half the crop apart: (score, x, y), x/y the
-    match centre in viewport px, best first."""
-    m = ncc.copy()
-    rd = max(1, min(geo["w"], geo["h"]) // 2)
-    out = []
-    for _ in range(n):
-        i = int(m.argmax())
-        v = float(m.flat[i])
-        if v < APPEAR_MIN:
-            break
-        r, c = divmod(i, m.shape[1])
-        out.append((v, *_to_view(geo, r, c)))
-        m[max(0, r - rd):r + rd + 1, max(0, c - rd):c + rd + 1] = -2.0
     return out
 
 
@@ -835,6 +894,8 @@ def _fuzzy_base(action: Action, d: dict) -> float:
     score = best
     if t and t.role and d.get("role") == t.role:
         score += 6
+    elif t is None and d.get("role") in described_roles(desc):
+        score += 6  # no recorded role (the official layout): the kind the description names ("the ... checkbox")
     tf, cf = _FAMILY.get((t.role if t else "") or ""), _FAMILY.get(d.get("role") or "")
     if tf and cf and tf != cf and (d.get("role") not in _COMPATIBLE.get((tf, cf), set())):
         score -= 15  # a link for a checkbox, a text box for a button: another kind of control
@@ -845,6 +906,36 @@ def _fuzzy_base(action: Action, d: dict) -> float:
     return score
 
 
+#: words by which a description names the kind of control, and the roles of that kind
+_KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
+    (r"check\s*-?box(?:es)?|tick\s*-?box(?:es)?", frozenset({"checkbox", "switch", "menuitemcheckbox"})),
+    (r"radio(?:\s*buttons?)?", frozenset({"radio", "menuitemradio"})),
+    (r"switch(?:es)?|toggle\s+switch", frozenset({"switch", "checkbox"})),
+    (r"drop\s*-?downs?|select(?:\s+box)?|combo\s*-?box", frozenset({"combobox", "listbox"})),
+    (r"text\s*-?box(?:es)?|text\s+field|input\s+field|search\s+box", frozenset({"textbox", "searchbox", "combobox"})),
+    (r"links?", frozenset({"link"})),
+    (r"tabs?", frozenset({"tab"})),
+    (r"buttons?", frozenset({"button"})),
+    (r"sliders?", frozenset({"slider"})),
+)
+
+
+def described_roles(desc: str | None) -> frozenset[str]:
+    """The roles of the kind of control a description names outside its quotes ("the 'Keep me signed in'
+    checkbox" -> checkbox, switch): what a person looks for when the words match a label and its box alike."""
+    if not desc:
+        return frozenset()
+    rest = desc
+    for q in quoted_phrases(desc):
+        rest = rest.replace(q, " ")
+    rest = rest.lower()
+    out: set[str] = set()
+    for pat, roles in _KIND_WORDS:
+        if re.search(r"(?<![\w-])(?:" + pat + r")(?![\w-])", rest):
+            out |= roles
+    return frozenset(out)
+
+
 def fuzzy_score(action: Action, d: dict, viewport: tuple[int, int]) -> float:
     """How well a candidate matches the recorded target and the description (~0-118)."""
     score = _fuzzy_base(action, d) + 8 * (1 - _dist(action, d, viewport) * 2)
@@ -853,95 +944,205 @@ def fuzzy_score(action: Action, d: dict, viewport: tuple[int, int]) -> float:
 
 # --------------------------------------------------------------------------- the ladder
 
+def _attribute_locators(L: _Ladder) -> tuple[list[Any], list[str]]:
+    """Playwright's exact locators for the recorded target's naming attributes, and what each one is."""
+    t, page = L.t, L.page
+    locs: list[Any] = []
+    what: list[str] = []
+    if not t:
+        return locs, what
+    a = t.attributes or {}
+    if a.get("placeholder"):
+        locs.append(page.get_by_placeholder(a["placeholder"], exact=True))
+        what.append("placeholder")
+    if t.label:
+        locs.append(page.get_by_label(t.label, exact=True))
+        what.append("label")
+    if a.get("aria-label"):
+        locs.append(page.get_by_label(a["aria-label"], exact=True))
+        what.append("aria-label")
+    if a.get("title"):
+        locs.append(page.get_by_title(a["title"], exact=True))
+        what.append("title")
+    if a.get("alt"):
+        locs.append(page.get_by_alt_text(a["alt"], exact=True))
+        what.append("alt")
+    return locs, what
+
+
+async def _role_name(L: _Ladder) -> Outcome:
+    t = L.t
+    if not (t and t.role and t.name):
+        return None
+    return await L.exact("role_name", [L.page.get_by_role(t.role, name=t.name, exact=True)], f"{t.role} {t.name!r}",
+                         other=L.shows_the_name)
+
+
+async def _role_name_norm(L: _Ladder) -> Outcome:
+    t = L.t
+    if not (t and t.role and t.name and norm_name(t.name)):
+        return None
+    role, nm = t.role, t.name
+    fields = ("name", "text", "label", "sub")
+
+    def by_role(d: dict) -> int:
+        if d.get("role") != role or L.shows_the_name(d):
+            return 0
+        at = d.get("attributes") or {}
+        return max([name_match(nm, d.get(k)) for k in fields]
+                   + [name_match(nm, at.get(k)) for k in ("aria-label", "title", "value")])
+
+    return await L.normalised("role_name_norm", f"{role} {nm!r}", by_role)
+
+
+async def _text(L: _Ladder) -> Outcome:
+    t = L.t
+    if not (t and t.text and len(t.text) <= 80 and L.action.type != "Type"):
+        return None
+    return await L.exact("text", [L.page.get_by_text(t.text, exact=True)], repr(t.text))
+
+
+async def _attribute(L: _Ladder) -> Outcome:
+    locs, what = _attribute_locators(L)
+    if not locs:
+        return None
+    return await L.exact("attribute", locs, ",".join(what))
+
+
+async def _text_norm(L: _Ladder) -> Outcome:
+    t = L.t
+    if not t or L.action.type == "Type":
+        return None
+    want = t.text or t.name
+    if not (want and norm_name(want)):
+        return None
+
+    def by_text(d: dict) -> int:
+        if not L.name_shown and (d.get("text") or "").strip():
+            # the recorded target showed no text (an icon named only by its attributes): a control
+            # that shows this word is another one (a "Star" button beside the star icons)
+            return 0
+        return max(name_match(want, d.get(k)) for k in ("name", "text", "own_text"))
+
+    return await L.normalised("text_norm", repr(want[:80]), by_text, include_extra=False)
+
+
+async def _attribute_norm(L: _Ladder) -> Outcome:
+    t = L.t
+    if not t:
+        return None
+    a = t.attributes or {}
+    wants = [v for v in (a.get("placeholder"), t.label, a.get("aria-label"), a.get("title"), a.get("alt"))
+             if v and norm_name(v)]
+    if not wants:
+        return None
+
+    def by_attr(d: dict) -> int:
+        at = d.get("attributes") or {}
+        have = [at.get(k) for k in ("placeholder", "aria-label", "title", "alt")] + [d.get("label")]
+        if d.get("extra") or not (d.get("text") or "").strip():  # named only by attributes
+            have += [d.get("name"), d.get("sub")]
+        return max((name_match(w, h) for w in wants for h in have if h), default=0)
+
+    what = _attribute_locators(L)[1]
+    return await L.normalised("attribute_norm", ",".join(what) or "attributes", by_attr)
+
+
+async def _position(L: _Ladder) -> Outcome:
+    if not (L.t and L.t.bbox and L.action.type in NEEDS_TARGET):
+        return None
+    return await L.position()
+
+
+async def _appearance(L: _Ladder) -> Outcome:
+    if L.crop is None or L.screenshot is None or L.action.type not in NEEDS_TARGET:
+        return None
+    return await L.appearance()
+
+
+async def _relation(L: _Ladder) -> Outcome:
+    if L.action.type not in NEEDS_TARGET:
+        return None
+    rels = parse_relations(L.action.parameters.description)
+    if not rels:
+        return None
+    return await L.relation(rels)
+
+
+async def _grid(L: _Ladder) -> Outcome:
+    if L.action.type not in NEEDS_TARGET:
+        return None
+    place = parse_grid_place(L.action.parameters.description)
+    if place is None:
+        return None
+    return await L.grid(place)
+
+
+async def _fuzzy(L: _Ladder) -> Outcome:
+    return await L.fuzzy()
+
+
+async def _llm(L: _Ladder) -> Outcome:
+    return await L.ask_llm()
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One rung of the ladder. ``last_resort``: an answer an earlier rung deferred is taken before
+    this rung is tried (the fuzzy and LLM rungs guess from words; a waiting answer is better)."""
+
+    name: str
+    run: Callable[[_Ladder], Awaitable[Outcome]]
+    last_resort: bool = False
+
+
+#: every rung by name; a protocol chooses which, in what order (``Protocol.grounding``)
+RUNGS: dict[str, Rung] = {r.name: r for r in (
+    Rung("role_name", _role_name),
+    Rung("role_name_norm", _role_name_norm),
+    Rung("text", _text),
+    Rung("attribute", _attribute),
+    Rung("text_norm", _text_norm),
+    Rung("attribute_norm", _attribute_norm),
+    Rung("position", _position),
+    Rung("appearance", _appearance),
+    Rung("relation", _relation),
+    Rung("grid", _grid),
+    Rung("fuzzy", _fuzzy, last_resort=True),
+    Rung("llm", _llm, last_resort=True),
+)}
+
+
 async def ground(page: Any, action: Action, viewport: tuple[int, int], *, llm: LlmGrounder | None = None,
-                 timeout_ms: int = 3000, crop: Any = None, screenshot: Any = None) -> Grounded:
+                 timeout_ms: int = 3000, crop: Any = None, screenshot: Any = None,
+                 rungs: Sequence[str] | None = None) -> Grounded:
     """Find the element ``action`` means on ``page``.
 
-    ``crop``: the recorded target as it looked (PIL image or PNG bytes); ``screenshot``: the page's
-    viewport now (PNG bytes or PIL image). Both optional; without them the appearance rung is skipped.
+    ``rungs``: the ladder, by name (``Protocol.grounding``; default: ``offline@2``'s, with the LLM
+    rung added when ``llm`` is given). Each rung answers with a hit (the ladder stops and reports it),
+    a deferral (it stands unless a later rung answers before a last-resort rung; it is then reported
+    under its own rung) or nothing. ``crop``: the recorded target as it looked (PIL image or PNG bytes);
+    ``screenshot``: the page's viewport now (PNG bytes or PIL image). Both optional; without them the
+    appearance rung is skipped.
     """
-    L = _Ladder(page, action, viewport, crop, screenshot)
-    t = L.t
-    a = (t.attributes or {}) if t else {}
-
-    if t and t.role and t.name:
-        r = await L.exact("role_name", [page.get_by_role(t.role, name=t.name, exact=True)], f"{t.role} {t.name!r}",
-                          other=L.shows_the_name)
-        if r:
-            return r
-        if norm_name(t.name):
-            role, nm = t.role, t.name
-            fields = ("name", "text", "label", "sub")
-
-            def by_role(d: dict) -> int:
-                if d.get("role") != role or L.shows_the_name(d):
-                    return 0
-                at = d.get("attributes") or {}
-                return max([name_match(nm, d.get(k)) for k in fields]
-                           + [name_match(nm, at.get(k)) for k in ("aria-label", "title", "value")])
-
-            r = await L.normalised("role_name_norm", f"{role} {nm!r}", by_role)
-            if r:
-                return r
-    if t and t.text and len(t.text) <= 80 and action.type != "Type":
-        r = await L.exact("text", [page.get_by_text(t.text, exact=True)], repr(t.text))
-        if r:
-            return r
-    locs, what = [], []
-    if t:
-        if a.get("placeholder"):
-            locs.append(page.get_by_placeholder(a["placeholder"], exact=True))
-            what.append("placeholder")
-        if t.label:
-            locs.append(page.get_by_label(t.label, exact=True))
-            what.append("label")
-        if a.get("aria-label"):
-            locs.append(page.get_by_label(a["aria-label"], exact=True))
-            what.append("aria-label")
-        if a.get("title"):
-            locs.append(page.get_by_title(a["title"], exact=True))
-            what.append("title")
-        if a.get("alt"):
-            locs.append(page.get_by_alt_text(a["alt"], exact=True))
-            what.append("alt")
-    if locs:
-        r = await L.exact("attribute", locs, ",".join(what))
-        if r:
-            return r
-    if t and action.type != "Type":
-        want = t.text or t.name
-        if want and norm_name(want):
-            def by_text(d: dict) -> int:
-                if not L.name_shown and (d.get("text") or "").strip():
-                    # the recorded target showed no text (an icon named only by its attributes): a control
-                    # that shows this word is another one (a "Star" button beside the star icons)
-                    return 0
-                return max(name_match(want, d.get(k)) for k in ("name", "text", "own_text"))
-
-            r = await L.normalised("text_norm", repr(want[:80]), by_text, include_extra=False)
-            if r:
-                return r
-    wants = [v for v in (a.get("placeholder"), t.label, a.get("aria-label"), a.get("title"), a.get("alt"))
-             if v and norm_name(v)] if t else []
-    if wants:
-        def by_attr(d: dict) -> int:
-            at = d.get("attributes") or {}
-            have = [at.get(k) for k in ("placeholder", "aria-label", "title", "alt")] + [d.get("label")]
-            if d.get("extra") or not (d.get("text") or "").strip():  # named only by attributes
-                have += [d.get("name"), d.get("sub")]
-            return max((name_match(w, h) for w in wants for h in have if h), default=0)
-
-        r = await L.normalised("attribute_norm", ",".join(what) or "attributes", by_attr)
-        if r:
-            return r
-    if t and t.bbox and action.type in NEEDS_TARGET:
-        r = await L.position()
-        if r:
-            return r
-    if crop is not None and screenshot is not None and action.type in NEEDS_TARGET:
-        r = await L.appearance()
-        if r:
-            return r
-    if L.deferred is not None:
-        return L.deferred("kept: the position and appearance rungs found nothing better")
-    return await L.fuzzy(llm)
+    if rungs is None:
+        rungs = OFFLINE.grounding + (("llm",) if llm is not None else ())
+    unknown = [r for r in rungs if r not in RUNGS]
+    if unknown:
+        raise ValueError(f"unknown grounding rung(s): {', '.join(unknown)}")
+    L = _Ladder(page, action, viewport, crop, screenshot, llm)
+    waiting: Deferral | None = None
+    since = 0  # the log's length when the kept deferral was made
+    for name in rungs:
+        rung = RUNGS[name]
+        if waiting is not None and rung.last_resort:
+            break
+        out = await rung.run(L)
+        if isinstance(out, Grounded):
+            return out
+        if isinstance(out, Deferral) and waiting is None:  # the first deferred answer is the one kept
+            waiting, since = out, len(L.g.tried)
+    if waiting is not None:
+        later = list(dict.fromkeys(a.rung for a in L.g.tried[since:]))
+        return waiting.commit(f"kept: {', '.join(later) if later else 'no later rung'} found nothing better")
+    return Grounded(None, L.g)

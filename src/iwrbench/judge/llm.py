@@ -1,5 +1,8 @@
 """The published protocol's model-based parts: the LLM grounder and the before/after judge.
 
+Both ask as the published judge asks: the assertion at temperature 0 with a cap of 4,096 tokens, its reply read
+by the published parsing, edge cases included (``parse_yes_no``); the grounder at temperature 0 with no output cap.
+
 Both talk to any ``ChatClient``. Their raw replies are kept in the run folder (``llm/`` beside
 the judged screenshots, one line per reply, retries included), so a reviewer can read what the
 judge model said at every step. A reply that cannot be read (no "Yes"/"No" by the published
@@ -37,6 +40,13 @@ def _keep(dir_: Path, name: str, payload: dict) -> None:
         f.write(json.dumps(payload) + "\n")
 
 
+def _sent(reply: Any) -> dict:
+    """What a reply says was changed in sending it: images downscaled to the provider's limits, the model's kind
+    learned from a refusal (kept in the log row when there is any)."""
+    return {k: v for k, v in (("images_downscaled", getattr(reply, "images", None)),
+                              ("learned", getattr(reply, "learned", None))) if v}
+
+
 def _element_line(i: int, d: dict) -> str:
     a = d.get("attributes") or {}
     bits = [f"[{i}] <{d.get('tag')}>"]
@@ -58,27 +68,27 @@ def parse_index(text: str) -> int | None:
     return int(m.group(0)) if m else None
 
 
+def _fenced(t: str, fence: str) -> str:
+    """The text after the first ``fence`` up to the next ```, as the published parsing slices it: with no closing
+    fence the slice ends one character before the reply's end (Python's ``[start:-1]``)."""
+    start = t.find(fence) + len(fence)
+    return t[start:t.find("```", start)].strip()
+
+
 def parse_yes_no(text: str) -> bool | None:
-    """The published judge's reading of a reply: JSON (from a fenced block when there is one) whose
-    ``result`` is exactly "Yes" or "No"; if it is not JSON, the first of "Yes" / "No" found in the text;
-    otherwise no verdict (None)."""
+    """The published judge's reading of a reply (``assertion_scorer.evaluate_assertion``), edge cases included.
+
+    The JSON is taken from the first fenced ```json block, else the first fenced block, else the whole reply; a
+    fence left open loses the reply's last character (so a ``}`` that ends it no longer closes the object). JSON
+    that is an object with ``result`` exactly "Yes" or "No" gives that verdict; an object with any other result gives
+    none (None). When the JSON does not parse, or is not an object (a list, a string), the reply's text decides: "Yes"
+    anywhere in it, else "No" anywhere, else no verdict."""
     t = (text or "").strip()
-    body = t
-    if "```json" in t:
-        start = t.find("```json") + 7
-        body = t[start:t.find("```", start)].strip() if "```" in t[start:] else t[start:].strip()
-    elif "```" in t:
-        start = t.find("```") + 3
-        body = t[start:t.find("```", start)].strip() if "```" in t[start:] else t[start:].strip()
     try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        if "Yes" in t:
-            return True
-        if "No" in t:
-            return False
-        return None
-    result = data.get("result") if isinstance(data, dict) else None
+        body = _fenced(t, "```json") if "```json" in t else _fenced(t, "```") if "```" in t else t
+        result = json.loads(body).get("result", None)
+    except (ValueError, RecursionError, AttributeError):
+        return True if "Yes" in t else False if "No" in t else None
     return True if result == "Yes" else False if result == "No" else None
 
 
@@ -103,9 +113,8 @@ def make_llm_grounder(chat: ChatClient, log_dir: Path, attempts: int = 1):
             parts.append(ImagePart(await page.screenshot(), "image/png", label="page"))
         except Exception:
             pass
-        # the published budget: a reasoning model spends tokens before it answers, so a small limit
-        # ends in an empty reply
-        req = ChatRequest([Message("user", parts)], temperature=0.0, max_tokens=4096)
+        # as published, no output cap (the model's own limit; Anthropic's API needs one: the model's largest)
+        req = ChatRequest([Message("user", parts)], temperature=0.0, max_tokens=None)
         seen: list[str] = []
 
         def log(attempt: int, _req: ChatRequest, reply: Any, idx: Any, error: str | None) -> None:
@@ -113,7 +122,8 @@ def make_llm_grounder(chat: ChatClient, log_dir: Path, attempts: int = 1):
             if error is not None:
                 row["error"] = error
             else:
-                row.update(reply=reply.text, index=idx, stop=reply.stop_reason)
+                row.update(reply=reply.text, index=idx, stop=reply.stop_reason, max_tokens=reply.max_tokens)
+                row.update(_sent(reply))
                 seen.append(reply.text)
             _keep(log_dir, "ground.jsonl", row)
 
@@ -147,6 +157,7 @@ def make_assertion_judge(chat: ChatClient, log_dir: Path, attempts: int = 1):
                 row["error"] = error
             else:
                 row.update(reply=reply.text, verdict=verdict, stop=reply.stop_reason)
+                row.update(_sent(reply))
             _keep(log_dir, "assert.jsonl", row)
 
         verdict, reply = await ask(chat, req, parse_yes_no, attempts=attempts,

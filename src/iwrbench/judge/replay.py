@@ -14,14 +14,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from ..browser.core import new_context, off_origin
+from ..browser.core import browser_setup, new_context, off_origin
 from ..browser.dom import ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import PageBundle, host
 from ..browser.player import for_protocol, play, wait_idle
 from ..browser.settle import RequestTracker, run_clock, settle, screenshot
-from ..browser.view import read_view
+from ..browser.view import read_view, shoot
+from ..browser.world import WorldUnavailable, read
+from ..browser.world import failure as world_failure
 from ..errors import InfraError
 from ..protocols import Protocol
+from ..timing import timed
 from ..records import Action, AssertionResult, Evidence, EvidenceResult, ProbeResult, StepResult, Task
 from ..checks.change import required as change_required
 from ..checks.author import evaluate_all
@@ -166,6 +169,9 @@ async def replay(
     from the checkpoints.
     """
     limits = (limits or Limits()).resolved(protocol)
+    if browser_setup(browser) != protocol.page_setup:  # iwr-bench@1 draws scrollbars: never judged in another browser
+        raise InfraError(f"{protocol.id} judges in a browser launched for it (browser.core.launch_browser("
+                         f"page_setup={protocol.page_setup!r})); this one was launched for {browser_setup(browser)!r}")
     shots_dir.mkdir(parents=True, exist_ok=True)
     steps: list[StepResult] = []
     shots: dict[int, Path] = {}
@@ -178,7 +184,7 @@ async def replay(
         out.url = url
         run = _Trajectory(task, task.action_sequence, url, origins, shots_dir, protocol, limits, llm_grounder,
                           assertion_judge, on_shot, inferred or {}, shots, prefix="")
-        err, events, blocked = await _in_context(browser, task, origins, page_seed, freeze, limits, run, steps)
+        err, events, blocked = await timed("judge.main", _in_context(browser, task, origins, page_seed, freeze, limits, run, steps))
         out.page_error = err
         out.events, out.blocked = events, blocked
         if protocol.assertions == "mllm":
@@ -197,7 +203,7 @@ async def replay(
                 pdir.mkdir(parents=True, exist_ok=True)
                 prun = _Trajectory(task, probe.actions, url, origins, pdir, protocol, limits, llm_grounder,
                                    assertion_judge, None, {}, {}, prefix=f"probe {probe.name}: ")
-                perr, pev, pbl = await _in_context(browser, task, origins, page_seed, freeze, limits, prun, pr.steps)
+                perr, pev, pbl = await timed("judge.probes", _in_context(browser, task, origins, page_seed, freeze, limits, prun, pr.steps))
                 for k, v in pev.items():
                     out.events[f"probe_{k}"] = out.events.get(f"probe_{k}", 0) + v
                 for h, n in pbl.items():
@@ -300,6 +306,8 @@ async def _in_context(browser: Any, task: Task, origins: set[str], seed: int, fr
             if _browser_dead(browser):
                 raise InfraError(f"the browser died: {_short(e)}") from None
             err = f"{run.prefix}page failed: {_short(e)}"
+        if (why := world_failure(page)) is not None:  # a read of ours failed where a page's failure was assumed
+            raise InfraError(f"{run.prefix}{why}")
         if guard.too_many:
             err = f"{run.prefix}{guard.too_many}"
         elif guard.crashed:
@@ -336,6 +344,8 @@ class _Trajectory:
         self.chance = ChanceRecord()
         #: the screenshots' bytes by index (the published order judges assertions after the trajectory)
         self.pngs: dict[int, bytes] = {}
+        #: the text-free twin of the last screenshot (the reader's second picture)
+        self._hidden: bytes | None = None
 
     def bind(self, page: Any, guard: _Guard, tracker: RequestTracker, steps: list[StepResult]) -> None:
         self.page, self.guard, self.tracker, self.steps = page, guard, tracker, steps
@@ -367,10 +377,16 @@ class _Trajectory:
         return away
 
     async def shot(self, i: int) -> bytes:
+        """The screenshot after action ``i`` (0: the loaded page), saved; under the evidence protocol its text-free
+        twin is taken in the same hold, for the reader (``view``)."""
         p = self.shots_dir / f"step_{i}.png"
+        tmo = int(min(self.limits.action_s, 15) * 1000)
+        self._hidden = None
         try:
-            data = await screenshot(self.page, str(p), timeout_ms=int(min(self.limits.action_s, 15) * 1000),
-                                    still=self.protocol.page_setup != "published")
+            if self.protocol.assertions == "evidence":
+                data, self._hidden = await shoot(self.page, str(p), timeout_ms=tmo)
+            else:
+                data = await screenshot(self.page, str(p), timeout_ms=tmo, still=self.protocol.page_setup != "published")
         except Exception as e:
             if self.guard.crashed:
                 raise _PageFailure(self.guard.crashed) from None
@@ -385,7 +401,8 @@ class _Trajectory:
     async def view(self, shot: bytes) -> View:
         """What a person sees in ``shot`` (the screenshot just taken)."""
         try:
-            return View.from_js(await asyncio.wait_for(read_view(self.page, shot=shot, timeout_s=self.limits.action_s),
+            return View.from_js(await asyncio.wait_for(read_view(self.page, shot=shot, hidden=self._hidden,
+                                                                 timeout_s=self.limits.action_s),
                                                        timeout=self.limits.action_s + 2))
         except asyncio.TimeoutError:
             raise _PageFailure("the page stopped answering") from None
@@ -395,7 +412,7 @@ class _Trajectory:
     async def run(self) -> None:
         page, limits = self.page, self.limits
         try:
-            resp = await page.goto(self.url, wait_until="load", timeout=limits.load_s * 1000)
+            resp = await timed("judge.load", page.goto(self.url, wait_until="load", timeout=limits.load_s * 1000))
         except Exception as e:
             msg = _short(e)
             if "Timeout" not in msg:  # a page that never fires load may still show something: go on
@@ -403,11 +420,11 @@ class _Trajectory:
         else:
             if resp is not None and resp.status >= 400:
                 raise _PageFailure(f"the page did not load: HTTP {resp.status}")
-        await self.wait_after(True)
+        await timed("judge.settle", self.wait_after(True))
         away = await self.where()
         # the screenshot, then what it shows read from it and the layout at the same moment (browser/view.py)
-        before_png = await self.shot(0)
-        before_view = await self.view(before_png) if self.protocol.assertions == "evidence" and not away else None
+        before_png = await timed("judge.screenshot", self.shot(0))
+        before_view = await timed("judge.view", self.view(before_png)) if self.protocol.assertions == "evidence" and not away else None
         self.anchor = before_view  # the screen after the last asserted step (see evidence.judge_text)
         if away:
             raise _PageFailure(f"the page left its origin before the first action: {away[:120]}")
@@ -433,12 +450,12 @@ class _Trajectory:
                 res.executed = False
                 res.error = f"the action exceeded its time limit of {limits.action_s:.0f}s"
             if res.executed:
-                res.settle = await self.wait_after(False)
+                res.settle = await timed("judge.settle", self.wait_after(False))
                 if note:
                     res.settle["note"] = note
                 away = await self.where()
-                after_png = await self.shot(i)
-                after_view = await self.view(after_png) if self.protocol.assertions == "evidence" and not away else None
+                after_png = await timed("judge.screenshot", self.shot(i))
+                after_view = await timed("judge.view", self.view(after_png)) if self.protocol.assertions == "evidence" and not away else None
                 res.screenshot = f"step_{i}.png"
                 if away or (away := await self.where()):  # again right before the checks read the page
                     res.error = f"the page left its origin: {away[:160]}"
@@ -449,13 +466,17 @@ class _Trajectory:
                 state: dict = {}
                 if action.checks or action.info or self.protocol.assertions == "checks":
                     try:
-                        state = await asyncio.wait_for(page.evaluate(STATE_JS), timeout=limits.action_s)
+                        state = await asyncio.wait_for(read(page, STATE_JS, timeout_s=limits.action_s),
+                                                       timeout=limits.action_s + 1)
+                    except WorldUnavailable:
+                        raise
                     except Exception as e:
                         raise _PageFailure(f"the page stopped answering: {_short(e)}") from None
-                acted = await _acted_state(handle)
+                acted = await _acted_state(page, handle)
                 if self.protocol.assertions == "evidence":
-                    await self._judge_evidence(i, action, res, state, acted, handle, before_view, after_view,  # type: ignore[arg-type]
-                                               before_png, after_png)
+                    await timed("judge.evidence", self._judge_evidence(
+                        i, action, res, state, acted, handle, before_view, after_view,  # type: ignore[arg-type]
+                        before_png, after_png))
                 else:  # "mllm": executed is passed for now; the assertions are judged after the trajectory
                     res.passed = True
                 if action.info:
@@ -530,8 +551,12 @@ class _Trajectory:
                             r.detail = (r.detail or "") + " (pinned in place while the page scrolled)"
             if ev.change is not None and not ev.change_unstable and change_required(ev.change, asserted, action.type):
                 # the visual change decides where nothing else does (no author check, no text that decides);
-                # otherwise it is shown for information (the texts already say what changed)
-                worded = bool(checks) or any(r.required and r.kind != "typed" for r in items)
+                # otherwise it is shown for information (the texts already say what changed). A phrase read by
+                # OCR on an official task's checkpoints that merely stays on screen says nothing of what the step
+                # did (a typed text that moved from its box into the list reads the same before and after): it
+                # does not excuse the step from the change its checkpoints show
+                worded = bool(checks) or any(r.required and r.kind != "typed" and not (r.source == "ocr" and r.kind == "visible")
+                                             for r in items)
                 r = judge_change(ev.change, before_png, after_png)
                 r.required = not worded
                 items.append(r)
@@ -539,7 +564,7 @@ class _Trajectory:
                 r = judge_still(before_png, after_png)
                 r.required = True
                 items.append(r)
-        if action.type == "Type" and not await _is_password(handle):
+        if action.type == "Type" and not await _is_password(self.page, handle):
             typed = judge_typed(action.parameters.text, after_view)
             if typed is not None:
                 items.append(typed)
@@ -600,21 +625,26 @@ def _check_text(c: Any) -> str:
     return f"{c.kind} " + " ".join(f"{k}={v!r}" for k, v in d.items())
 
 
-async def _is_password(handle: Any) -> bool:
+async def _is_password(page: Any, handle: Any) -> bool:
     if handle is None:
         return False
     try:
-        return bool(await asyncio.wait_for(handle.evaluate(
-            "(e) => (e.getAttribute && (e.getAttribute('type') || '').toLowerCase() === 'password')"), timeout=3))
+        return bool(await asyncio.wait_for(read(
+            page, "(e) => !!e && (e.getAttribute('type') || '').toLowerCase() === 'password'", handle, timeout_s=3),
+            timeout=3.5))
+    except WorldUnavailable:
+        raise
     except Exception:
         return False
 
 
-async def _acted_state(handle: Any | None) -> dict | None:
+async def _acted_state(page: Any, handle: Any | None) -> dict | None:
     if handle is None:
         return None
     try:
-        return await asyncio.wait_for(handle.evaluate(ELEMENT_STATE_JS), timeout=3)
+        return await asyncio.wait_for(read(page, ELEMENT_STATE_JS, handle, timeout_s=3), timeout=3.5)
+    except WorldUnavailable:
+        raise
     except Exception:
         return None
 
@@ -627,15 +657,15 @@ async def _step(page: Any, action: Action, res: StepResult, vp: tuple[int, int],
     rules = for_protocol(protocol.actions)
     if action.type in NEEDS_TARGET:
         await wait_idle(page, tracker, rules, action)
-        g = await ground(page, action, vp, llm=llm_grounder if protocol.llm_grounding else None,
-                         crop=crop, screenshot=screenshot_png)
+        g = await timed("judge.ground", ground(page, action, vp, llm=llm_grounder if protocol.llm_grounding else None,
+                                               crop=crop, screenshot=screenshot_png, rungs=protocol.grounding))
         res.grounding = g.grounding
         handle = g.handle
         if handle is None:
             res.executed = False
             res.error = "no element matches the description"
             return None, None
-    outcome = await play(page, action, handle, vp, rules, timeout_ms=int(limits.action_s * 1000))
+    outcome = await timed("judge.act", play(page, action, handle, vp, rules, timeout_ms=int(limits.action_s * 1000)))
     res.executed = outcome.executed
     res.error = outcome.error
     return handle, outcome.note

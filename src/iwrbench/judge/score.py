@@ -20,13 +20,14 @@ from ..browser.host import PageBundle
 from ..errors import ComponentMissing, InfraError, JudgeError, TaskError
 from ..models.base import GenerationOptions
 from ..protocols import Protocol
-from ..records import Evidence, Task, TaskResult, TextEvidence, VisualScores
-from ..checks.evidence import change_of, empty_change
+from ..timing import timed
+from ..records import Evidence, Task, TaskResult, VisualScores
+from .infer import extra_readers, infer_evidence
 from .replay import Limits, replay
-from ..checks.view import quoted_phrases
 
 
 _OCR_SLOTS = threading.BoundedSemaphore(max(1, os.cpu_count() or 1))
+_INFER_LOCK = threading.Lock()
 
 
 @dataclass
@@ -40,6 +41,7 @@ class JudgeComponents:
     missing: list[str] = field(default_factory=list)
     #: how many times a judge model is asked for a reply it cannot read (as generation retries a call)
     judge_attempts: int = 1
+    _extra_readers: list[Any] | None = None
 
     @classmethod
     def for_protocol(cls, protocol: Protocol, *, judge_model: str | None = None,
@@ -89,6 +91,14 @@ class JudgeComponents:
         else:
             c.rubric = metrics.OfflineRubric(ocr=c.ocr, visual=c.visual)
         return c
+
+    def inference_readers(self) -> list[Any]:
+        """The OCR readings besides ``ocr`` that evidence inferred from checkpoints needs (made on first use:
+        only tasks of the official layout need them; ``judge/infer.py``)."""
+        with _INFER_LOCK:
+            if self._extra_readers is None:
+                self._extra_readers = extra_readers()
+            return self._extra_readers
 
     def check(self) -> None:
         if self.missing:
@@ -158,70 +168,20 @@ class JudgeComponents:
         vs.high_level = float(r["high_level"])
         vs.components = {k: round(float(v), 3) for k, v in (r.get("high_level_components") or {}).items()}
         if r.get("high_level_raw") is not None and shot is not None:
-            _keep_reply(shot, checkpoint, str(r["high_level_raw"]))
+            _keep_reply(shot, checkpoint, str(r["high_level_raw"]), r.get("high_level_sent"))
         return vs
 
 
-def _keep_reply(shot: Path, checkpoint: int, text: str) -> None:
-    """The rubric judge's reply for a checkpoint, beside the judged screenshots (``llm/rubric_<j>.txt``)."""
+def _keep_reply(shot: Path, checkpoint: int, text: str, sent: dict | None = None) -> None:
+    """The rubric judge's reply for a checkpoint, beside the judged screenshots (``llm/rubric_<j>.txt``), and what
+    was changed in sending its request when anything was (``llm/rubric_<j>.sent.json``: images downscaled to the
+    provider's limits, the model's kind learned from a refusal)."""
+    import json
+
     (shot.parent / "llm").mkdir(exist_ok=True)
     (shot.parent / "llm" / f"rubric_{checkpoint}.txt").write_text(text)
-
-
-def infer_evidence(task: Task, ocr: Any) -> tuple[dict[int, Evidence], str | None]:
-    """Evidence for steps that carry none (the official layout), from the task's own checkpoints.
-
-    Where the checkpoints before and after a step differ, that change is the evidence; the phrases an
-    assertion quotes are classified by OCR of the two checkpoints (appeared, disappeared, stayed).
-    Returns (evidence by step, a refusal reason when an asserted step would be left with none).
-    """
-    from ..checks.evidence import decisive
-    from ..checks.view import _Stream, tokens as _tokens
-
-    out: dict[int, Evidence] = {}
-    ocr_cache: dict[int, _Stream] = {}
-
-    def read(k: int) -> _Stream | None:
-        if k not in ocr_cache:
-            p = task.checkpoint(k)
-            if ocr is None or not p.is_file():
-                return None
-            try:
-                with Image.open(p) as im:
-                    ocr_cache[k] = _Stream(_tokens(ocr.read_text(im.convert("RGB"))))
-            except (OSError, ValueError) as e:
-                raise TaskError(f"{p}: unreadable checkpoint ({e.__class__.__name__})") from None
-        return ocr_cache[k]
-
-    for i, a in enumerate(task.action_sequence, start=1):
-        if a.evidence is not None:
-            continue
-        ev = Evidence()
-        cp0, cp1 = task.checkpoint(i - 1), task.checkpoint(i)
-        if cp0.is_file() and cp1.is_file():
-            try:
-                ch = change_of(str(cp0), str(cp1))
-            except (OSError, ValueError) as e:
-                raise TaskError(f"{cp1}: unreadable checkpoint ({e.__class__.__name__})") from None
-            if not empty_change(ch):
-                ev.change = ch
-        if a.logical_assertion:
-            for q in quoted_phrases(a.logical_assertion):
-                b_s, a_s = read(i - 1), read(i)
-                if b_s is None or a_s is None:
-                    break
-                key = "".join(_tokens(q))
-                nb, na = b_s.count(key), a_s.count(key)
-                kind = "appears" if na > nb else "disappears" if na < nb else "visible" if na else None
-                if kind:
-                    ev.texts.append(TextEvidence(kind=kind, text=q, source="ocr", before=nb, after=na))  # type: ignore[arg-type]
-                else:
-                    ev.notes.append(f"quoted {q!r} not read by OCR on the checkpoints")
-        out[i] = ev
-        if a.logical_assertion and not decisive(a, ev):
-            return out, (f"offline@2 cannot judge step {i} of task {task.id}: its checkpoints show no visible change "
-                         "and its assertion quotes no text seen on them; judge it with --protocol iwr-bench")
-    return out, None
+    if sent:
+        (shot.parent / "llm" / f"rubric_{checkpoint}.sent.json").write_text(json.dumps(sent))
 
 
 async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Path, protocol: Protocol,
@@ -246,16 +206,17 @@ async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Pa
         if gt.is_file():
             prewarm(cp, gt)
     inferred: dict[int, Evidence] = {}
-    if protocol.assertions == "evidence":
-        inferred, refusal = await asyncio.to_thread(infer_evidence, task, components.ocr)
+    if protocol.assertions == "evidence" and any(a.evidence is None for a in task.action_sequence):
+        inferred, refusal = await timed("judge.infer_evidence", asyncio.to_thread(
+            infer_evidence, task, components.ocr, components.inference_readers()))
         if refusal:
             await asyncio.gather(*warm, return_exceptions=True)
             return TaskResult(model="", task_id=task.id, status="task_error", protocol=protocol.id,
                               steps_total=len(task.action_sequence), tags=task.tags, error=refusal)
-    rep = await replay(browser, task, bundle, shots_dir, protocol, limits=components.limits,
-                       llm_grounder=llm_grounder, assertion_judge=assertion_judge, on_shot=prewarm,
-                       inferred=inferred)
-    await asyncio.gather(*warm, return_exceptions=True)
+    rep = await timed("judge.replay", replay(browser, task, bundle, shots_dir, protocol, limits=components.limits,
+                                             llm_grounder=llm_grounder, assertion_judge=assertion_judge,
+                                             on_shot=prewarm, inferred=inferred))
+    await timed("judge.ocr_wait", asyncio.gather(*warm, return_exceptions=True))
     steps = rep.steps
     caps = [p.cap for p in rep.probes if p.cap is not None]
     cap = min(caps) if caps else None
@@ -267,7 +228,7 @@ async def judge_unit(browser: Any, task: Task, bundle: PageBundle, shots_dir: Pa
                 raise TaskError(f"{gt}: missing; the published pairing needs checkpoints/step_{cp}.png")
             continue  # the task has no ground truth for this checkpoint
         shot = rep.shots.get(idx) if idx is not None else None
-        vs = await components.score_pair(cp, gt, shot, task.checkpoint(cp - 1) if cp > 0 else None)
+        vs = await timed("judge.metrics", components.score_pair(cp, gt, shot, task.checkpoint(cp - 1) if cp > 0 else None))
         vs.gt = f"checkpoints/{gt.name}" if gt.parent.name == "checkpoints" else str(gt)
         vs.shot = shot.name if shot else None
         visuals.append(vs)

@@ -17,7 +17,7 @@ import unicodedata
 
 from rapidfuzz import fuzz
 
-__all__ = ["norm_name", "loose_name", "name_match", "names_conflict", "quoted_phrases", "words"]
+__all__ = ["norm_name", "loose_name", "name_match", "names_conflict", "quoted_phrases", "quoted_spans", "words"]
 
 # folded after NFKC: typographic quotes and dashes to ASCII, the degree sign used as "numero"
 _FOLD = str.maketrans({
@@ -129,3 +129,10 @@ def quoted_phrases(desc: str | None) -> list[str]:
     if not desc:
         return []
     return [m.strip() for m in _QUOTED.findall(desc) if m.strip()]
+
+
+def quoted_spans(desc: str | None) -> list[tuple[int, int, str]]:
+    """Where the description's quoted phrases are: (start, end of the quotes, the phrase)."""
+    if not desc:
+        return []
+    return [(m.start(), m.end(), m.group(1).strip()) for m in _QUOTED.finditer(desc) if m.group(1).strip()]

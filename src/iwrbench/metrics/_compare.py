@@ -164,6 +164,7 @@ async def acompare(
     low["high_level"] = hl.score
     low["high_level_components"] = hl.components
     low["high_level_raw"] = hl.raw
+    low["high_level_sent"] = getattr(hl, "sent", None)
     low["components"]["rubric"] = _describe(rubric)
     low["timings"]["total"] = time.perf_counter() - t0
     return low

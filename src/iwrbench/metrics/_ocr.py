@@ -267,6 +267,10 @@ class EasyOcr:
     EasyOCR downloads its weights on first use; here that is never allowed
     (``download_enabled=False``). The files are looked for in ``model_dir``, then
     ``$IWR_EASYOCR_MODEL_DIR``, then ``$EASYOCR_MODULE_PATH/model``, then ``~/.EasyOCR/model``.
+    Full precision, as the published run read (on a GPU, where EasyOCR never quantises): on the CPU EasyOCR's
+    default quantises its recogniser to int8 (``quantize=True``: a dynamic quantisation of its LSTM and linear
+    layers), which reads some text otherwise; it is asked for float32 (``quantize=False``). The detector is
+    convolutions only, which that quantisation leaves as they are.
     The image is handed to EasyOCR as a PNG file path, as the published code hands it the screenshot
     file: EasyOCR reads a path itself (colour as RGB for its detector, grey from the file for its
     recogniser), whereas a 3-channel array is taken as BGR, so an RGB array would be read with red
@@ -276,9 +280,12 @@ class EasyOcr:
 
     name = "easyocr"
 
-    def __init__(self, model_dir: str | os.PathLike[str] | None = None, *, langs: tuple[str, ...] = ("en",)):
+    def __init__(self, model_dir: str | os.PathLike[str] | None = None, *, langs: tuple[str, ...] = ("en",),
+                 quantize: bool = False):
         self._explicit = Path(model_dir) if model_dir else None
         self.langs = tuple(langs)
+        #: EasyOCR's ``quantize``: False (float32, as published), True (EasyOCR's CPU default, int8 recogniser)
+        self.quantize = bool(quantize)
         self._reader: Any = None
         self._lock = threading.Lock()
 
@@ -311,7 +318,8 @@ class EasyOcr:
             version = importlib.metadata.version("easyocr")
         except importlib.metadata.PackageNotFoundError:
             version = None
-        return {"name": self.name, "version": version, "langs": list(self.langs), "join": "space", "detail": 0}
+        return {"name": self.name, "version": version, "langs": list(self.langs), "join": "space", "detail": 0,
+                "device": "cpu", "precision": "int8 recogniser" if self.quantize else "float32"}
 
     def _get_reader(self) -> Any:
         with self._lock:
@@ -323,7 +331,8 @@ class EasyOcr:
 
                 d = str(self.model_dir())
                 self._reader = easyocr.Reader(
-                    list(self.langs), gpu=False, model_storage_directory=d, download_enabled=False, verbose=False
+                    list(self.langs), gpu=False, model_storage_directory=d, download_enabled=False, verbose=False,
+                    quantize=self.quantize,
                 )
             return self._reader
 

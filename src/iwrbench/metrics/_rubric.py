@@ -48,6 +48,9 @@ class JudgedRubricScore(NamedTuple):
     score: float
     components: dict[str, float]
     raw: str
+    #: what was changed in sending the request (images downscaled to the provider's limits, the model's kind
+    #: learned from a refusal); None when nothing was
+    sent: dict[str, Any] | None = None
 
 
 class RubricParseError(ValueError):
@@ -311,7 +314,8 @@ class MllmRubric:
 
         parsed, reply = await ask(self.client, self.request(gt, gen), self.read, attempts=self.attempts,
                                   what=f"the rubric judge ({self.prompt_version})")
-        return JudgedRubricScore(parsed.score, parsed.components, reply.text)
+        sent = {k: v for k, v in (("images_downscaled", reply.images), ("learned", reply.learned)) if v}
+        return JudgedRubricScore(parsed.score, parsed.components, reply.text, sent or None)
 
 
 # ----------------------------------------------------------------------------- offline analogue

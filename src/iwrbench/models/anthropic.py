@@ -14,6 +14,11 @@ counts the thinking in ``max_tokens`` and refuses a temperature other than 1, so
 added to the requested cap (the answer keeps its room; clamped to the model's largest output) and
 no temperature is sent. Thinking blocks in the reply are skipped: the reply is its text.
 
+The API needs an output cap. A request without one (``max_tokens`` None: the published grounder sends none)
+gets the model's largest output: the setting ``max_output``, else the price table's, else learned from the
+server's refusal of ``UNCAPPED_ASK`` ("max_tokens: N > M, which is the maximum allowed number of output
+tokens"), which is then sent from the first call on.
+
 Provider default: images are downscaled to at most 2000 px on their long side, because the
 API rejects larger images in a request that carries more than 20 of them (ours carry up to
 70). Set ``max_image_side`` to change it; the value used is recorded.
@@ -28,12 +33,16 @@ from ..errors import ModelError
 from .base import GenerationOptions
 from .chat import ChatReply, ChatRequest, ImagePart, TextPart, Usage
 from .http import ApiError, HttpChatClient, RetryPolicy
+from .images import LIMITS
 from .pricing import max_output_for, price_for
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 API_VERSION = "2023-06-01"
 #: what this provider changes in the generation inputs unless the user set it
 PROVIDER_DEFAULTS: dict[str, Any] = {"max_image_side": 2000}
+#: the cap asked of a model whose largest output is not known, when a request sets none: more than any model
+#: takes, so the server states the model's own, which is learned
+UNCAPPED_ASK = 1_000_000
 
 
 def thinking_budget(thinking: Any) -> int | None:
@@ -45,6 +54,7 @@ def thinking_budget(thinking: Any) -> int | None:
 
 class AnthropicClient(HttpChatClient):
     provider = "anthropic"
+    image_limits = LIMITS["anthropic"]
 
     def __init__(
         self,
@@ -54,13 +64,28 @@ class AnthropicClient(HttpChatClient):
         api_key: str | None = None,
         api_version: str = API_VERSION,
         stream: bool = True,
+        max_output: int | None = None,
+        reasoning: bool | None = None,
         **kw: Any,
     ) -> None:
         base_url = base_url or os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE_URL
         api_key = api_key if api_key is not None else os.environ.get("ANTHROPIC_API_KEY")
-        kw.setdefault("max_output", max_output_for(model))
-        super().__init__(model, base_url=base_url, api_key=api_key, stream=stream, **kw)
+        if reasoning is not None:
+            raise ModelError(f"anthropic:{model}: the setting reasoning is OpenAI's; a Claude model thinks when asked "
+                             "with thinking={\"type\": \"enabled\", \"budget_tokens\": N}")
+        if max_output is not None and (isinstance(max_output, bool) or not isinstance(max_output, int) or max_output < 1):
+            raise ModelError(f"anthropic:{model}: max_output must be a positive number of tokens, got {max_output!r}")
+        super().__init__(model, base_url=base_url, api_key=api_key, stream=stream,
+                         max_output=max_output if max_output is not None else max_output_for(model),
+                         explicit=frozenset({"max_output"} if max_output is not None else ()), **kw)
         self.api_version = api_version
+
+    def sent_cap(self, request: ChatRequest) -> int | None:
+        """The request's cap within the model's largest output; with none requested, the largest output itself (or
+        ``UNCAPPED_ASK`` when it is not known yet: the refusal states it)."""
+        if request.max_tokens is None:
+            return self.max_output or UNCAPPED_ASK
+        return self.effective_max_tokens(request.max_tokens)
 
     @property
     def is_vendor(self) -> bool:
@@ -100,7 +125,7 @@ class AnthropicClient(HttpChatClient):
                 messages.append({"role": m.role, "content": [self._block(p) for p in m.content]})
         body: dict[str, Any] = {
             "model": self.model,
-            "max_tokens": self.effective_max_tokens(request.max_tokens),
+            "max_tokens": self.sent_cap(request),
             "temperature": request.temperature,
             "messages": messages,
         }
@@ -112,7 +137,8 @@ class AnthropicClient(HttpChatClient):
         budget = thinking_budget(body.get("thinking"))
         if budget is not None:
             body.pop("temperature", None)  # only 1 is allowed with thinking: leave it to the API
-            cap = self.effective_max_tokens(request.max_tokens + budget)
+            asked = self.sent_cap(request) if request.max_tokens is None else request.max_tokens + budget
+            cap = self.effective_max_tokens(asked) or asked
             if cap <= budget:
                 raise ModelError(f"{self.name}: a thinking budget of {budget} tokens leaves no room for the answer "
                                  f"under the model's output limit of {cap}")
@@ -167,6 +193,8 @@ def client_factory(name: str, base_url: str | None = None, api_key: str | None =
             api_key=api_key,
             api_version=settings.get("anthropic_version", API_VERSION),
             stream=bool(settings.get("stream", True)),
+            max_output=settings.get("max_output"),
+            reasoning=settings.get("reasoning"),
             timeout_s=options.timeout_s,
             retry=retry,
             concurrency=int(settings.get("concurrency", options.concurrency)),

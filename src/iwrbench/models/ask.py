@@ -42,7 +42,8 @@ async def ask(client: Any, request: ChatRequest, read: Callable[[str], T | None]
             log(attempt, request, reply, value, None)
         if value is not None:
             return value, reply
-        if not (reply.text or "").strip() and reply.stop_reason in CUT and request.max_tokens < MAX_JUDGE_TOKENS:
+        if (not (reply.text or "").strip() and reply.stop_reason in CUT and request.max_tokens is not None
+                and request.max_tokens < MAX_JUDGE_TOKENS):
             request = dataclasses.replace(request, max_tokens=min(MAX_JUDGE_TOKENS, 2 * request.max_tokens))
     raw = reply.text if reply is not None else ""
     shown = repr(raw[:120]) if raw.strip() else "an empty reply" + (

@@ -71,6 +71,7 @@ OPTION_KEYS = (
 SETTING_KEYS = (
     "frame_format", "body", "price_in", "price_out", "max_tokens_param", "send_temperature",
     "image_detail", "anthropic_version", "stream", "cache", "retry_base_s", "retry_max_s", "max_retry_after_s",
+    "reasoning", "max_output",
 )
 
 
@@ -121,7 +122,7 @@ RESERVED_MODEL_ARGS = {
 }
 #: ``-M`` keys that are model settings (of ``SETTING_KEYS``), not request fields
 MODEL_ARG_SETTINGS = ("stream", "image_detail", "max_tokens_param", "send_temperature", "frame_format",
-                      "price_in", "price_out", "anthropic_version")
+                      "price_in", "price_out", "anthropic_version", "reasoning", "max_output")
 
 
 def parse_model_args(items: list[str] | None) -> dict[str, Any]:

@@ -90,6 +90,8 @@ class ResponseCache:
             calls=0,
             max_tokens=data.get("max_tokens") if isinstance(data.get("max_tokens"), int) else None,
             output_cap=data.get("output_cap") if isinstance(data.get("output_cap"), dict) else None,
+            learned=data.get("learned") if isinstance(data.get("learned"), list) else None,
+            images=data.get("images") if isinstance(data.get("images"), list) else None,
         )
 
     def put(self, key: str, reply: ChatReply, about: dict[str, Any] | None = None) -> Path:
@@ -109,6 +111,9 @@ class ResponseCache:
             # the cap the answered request carried, when the server made us fit a smaller one
             "max_tokens": reply.max_tokens,
             "output_cap": reply.output_cap,
+            # what was changed in sending the answered request (the key is the request as asked)
+            "learned": reply.learned,
+            "images": reply.images,
         }
         atomic_write(p, json.dumps(entry, ensure_ascii=False))
         return p

@@ -45,7 +45,9 @@ class Message:
 class ChatRequest:
     messages: list[Message]
     temperature: float = 0.0
-    max_tokens: int = 4096
+    #: the output cap; None sends none where the provider allows it (OpenAI-compatible servers; Anthropic's API
+    #: needs one: the model's largest output is sent, ``AnthropicClient.sent_cap``)
+    max_tokens: int | None = 4096
     #: fields added to the request body as they are (a model's ``body:`` setting); only fields the
     #: provider documents belong here: the real services answer HTTP 400 to unknown ones
     extra: dict[str, Any] = field(default_factory=dict)
@@ -79,6 +81,11 @@ class ChatReply:
     #: set when the server refused the first cap and the call was retried once with one that fits:
     #: {"requested", "sent", "reason", "server_message"} (``iwrbench.models.context``)
     output_cap: dict[str, Any] | None = None
+    #: what the client learned of the model from a refusal during this call and now sends (``HttpChatClient.learn``):
+    #: [{"setting", "value", "server_message"}]
+    learned: list[dict[str, Any]] | None = None
+    #: images downscaled to the provider's documented limits before the call (``iwrbench.models.images``)
+    images: list[dict[str, Any]] | None = None
 
 
 @runtime_checkable

@@ -20,6 +20,13 @@ Why these rules:
   tokens. However, you requested 32000 output tokens and your prompt contains ...") is read
   and the call is retried once with a cap that fits (``iwrbench.models.context``), logged and
   recorded with the reply.
+- A model's kind (a reasoning model takes its cap under another name and no temperature; the largest output
+  it takes) is set explicitly (settings ``reasoning``, ``max_output``), else guessed from its name, and in any
+  case learned from the server's first refusal that names it: the call is retried once as the server asks, the
+  client sends it so from then on, and the reply records what was learned (``ChatReply.learned``). A setting
+  given explicitly is never overridden by a refusal.
+- Images over the provider's documented limits are downscaled before the call (``iwrbench.models.images``);
+  the reply records which (``ChatReply.images``).
 - Concurrency: one ``asyncio.Semaphore`` per (provider, base URL) and event loop, held for
   the whole call including its retries, so a provider under pressure is not hit harder. The
   limit holds within one event loop, i.e. per worker process; N processes allow N times it.
@@ -67,6 +74,8 @@ class ApiError(Exception):
         self.retry_after = retry_after
         #: set when this error came from the retry with a fitted output cap (see ``HttpChatClient.complete``)
         self.output_cap: dict[str, Any] | None = None
+        #: what the client learned of the model from refusals during the failed call (``ChatReply.learned``)
+        self.learned: list[dict[str, Any]] | None = None
         self.provider = provider
         self.kind = kind
         self.status = status
@@ -322,6 +331,8 @@ class HttpChatClient:
     """
 
     provider: str = "http"
+    #: what the provider accepts as images (``iwrbench.models.images.LIMITS``); None: not checked
+    image_limits: Any = None
 
     def __init__(
         self,
@@ -335,6 +346,7 @@ class HttpChatClient:
         price: Any = None,
         max_output: int | None = None,
         stream: bool = False,
+        explicit: frozenset[str] = frozenset(),
     ) -> None:
         self.model = model
         self.base_url = base_url.rstrip("/")
@@ -346,6 +358,10 @@ class HttpChatClient:
         self.max_output = max_output
         self.stream = bool(stream)
         self.name = f"{self.provider}:{model}"
+        #: the settings of the model's kind given explicitly (never overridden by what a refusal says)
+        self.explicit = frozenset(explicit)
+        #: what was learned from refusals so far, by setting (``learn``)
+        self.learned: dict[str, Any] = {}
 
     # -- wire format (subclasses)
     def endpoint(self) -> str:
@@ -364,9 +380,20 @@ class HttpChatClient:
         """A streamed reply (server-sent events, see ``post_json``) as one ``ChatReply``."""
         raise NotImplementedError
 
+    def learn(self, error: ApiError) -> dict[str, Any] | None:
+        """What a refusal says about the model's kind that the client can change, changed: {"setting", "value",
+        "server_message"}; None when it says nothing the client can act on (the provider's subclass reads it)."""
+        return None
+
     # -- shared
-    def effective_max_tokens(self, requested: int) -> int:
+    def effective_max_tokens(self, requested: int | None) -> int | None:
+        if requested is None:
+            return None
         return min(requested, self.max_output) if self.max_output else requested
+
+    def sent_cap(self, request: Any) -> int | None:
+        """The output cap the request's body carries (None: none is sent)."""
+        return self.effective_max_tokens(request.max_tokens)
 
     def cache_identity(self) -> dict[str, Any]:
         """What, besides the request, decides the reply (part of the cache key)."""
@@ -378,6 +405,7 @@ class HttpChatClient:
             "model": self.model,
             "base_url": self.base_url,
             "max_output_tokens_cap": self.max_output,
+            "explicit": sorted(self.explicit),
             "price": self.price.as_dict() if self.price is not None else None,
             # how, not what: these do not change what the model is sent or answers
             "runtime": {
@@ -389,39 +417,61 @@ class HttpChatClient:
         }
 
     async def complete(self, request: Any) -> Any:
-        """Answer ``request``. When the server refuses its output cap as too large for the model
-        (``iwrbench.models.context``), the call is retried once with a cap that fits; the reply's
-        ``max_tokens`` and ``output_cap`` say what was sent."""
-        from .context import CapFit, fit_output_cap
+        """Answer ``request``. A refusal that names the model's kind (``learn``) is retried once as the server asks,
+        and so is one that refuses the output cap as too large for the model (``iwrbench.models.context``); the
+        reply's ``max_tokens``, ``output_cap`` and ``learned`` say what was sent and learned."""
+        from .context import CapFit, fit_output_cap, read_limits
 
-        sent = self.effective_max_tokens(request.max_tokens)
-        try:
-            reply = await self._complete_once(request)
-        except ApiError as e:
-            fit = fit_output_cap(e.status, str(e), e.body, sent) if e.kind == "status" else None
-            if isinstance(fit, str):
-                e.args = (f"{e.args[0]} ({fit})",)
-            if not isinstance(fit, CapFit):
-                raise
-            note = {"requested": sent, "sent": fit.cap, "reason": fit.reason,
-                    "server_message": _server_message(e.body or "") or str(e)}
-            log.info("%s: the server refused max_tokens %d (%s); retrying once with %d (%s)",
-                        self.name, sent, note["server_message"][:200], fit.cap, fit.reason)
+        calls = 0
+        learned: list[dict[str, Any]] = []
+        note: dict[str, Any] | None = None
+        while True:
+            sent = self.sent_cap(request)
             try:
-                reply = await self._complete_once(dataclasses.replace(request, max_tokens=fit.cap))
-            except ApiError as e2:
-                e2.attempts += e.attempts
-                e2.output_cap = note
-                raise
-            reply.calls += e.attempts
-            reply.max_tokens = fit.cap
-            reply.output_cap = note
-            return reply
+                reply = await self._complete_once(request)
+                break
+            except ApiError as e:
+                calls += e.attempts
+                lesson = self.learn(e) if e.kind == "status" and len(learned) < 3 else None
+                if lesson is not None:
+                    learned.append(lesson)
+                    log.warning("%s: the server refused the request (%s); from now on %s = %r", self.name,
+                                lesson["server_message"][:200], lesson["setting"], lesson["value"])
+                    continue
+                fit = (fit_output_cap(e.status, str(e), e.body, sent) if e.kind == "status" and sent is not None
+                       and note is None else None)
+                if isinstance(fit, str):
+                    e.args = (f"{e.args[0]} ({fit})",)
+                if not isinstance(fit, CapFit):
+                    e.attempts = calls
+                    e.output_cap = note
+                    e.learned = learned or None
+                    raise
+                note = {"requested": sent, "sent": fit.cap, "reason": fit.reason,
+                        "server_message": _server_message(e.body or "") or str(e)}
+                log.info("%s: the server refused max_tokens %d (%s); retrying once with %d (%s)",
+                         self.name, sent, note["server_message"][:200], fit.cap, fit.reason)
+                hint = read_limits(str(e), e.body)
+                if hint is not None and hint.max_output == fit.cap and "max_output" not in self.explicit:
+                    self.max_output = self.learned["max_output"] = fit.cap  # the model's own limit, from now on
+                    learned.append({"setting": "max_output", "value": fit.cap,
+                                    "server_message": note["server_message"]})
+                request = dataclasses.replace(request, max_tokens=fit.cap)
+        reply.calls += calls
         reply.max_tokens = sent
+        reply.output_cap = note
+        reply.learned = learned or None
         return reply
 
     async def _complete_once(self, request: Any) -> Any:
+        from .images import fit_images
+
         url = self.endpoint()
+        request, fitted = fit_images(request, self.image_limits)
+        if fitted:
+            log.warning("%s: %d image(s) downscaled to the provider's limits: %s", self.name, len(fitted),
+                        "; ".join(f"#{c['index']} {c['before'][0]}x{c['before'][1]} -> {c['after'][0]}x{c['after'][1]} "
+                                  f"({c['why']})" for c in fitted))
         data, attempts = await post_json(
             provider=self.provider,
             url=url,
@@ -445,6 +495,7 @@ class HttpChatClient:
                 provider=self.provider, kind="malformed", attempts=attempts, body=json.dumps(data)[:4000],
             ) from None
         reply.calls = attempts
+        reply.images = fitted or None
         if self.price is not None and reply.usage.cost_usd is None:
             reply.usage.cost_usd = self.price.cost(reply.usage.input_tokens, reply.usage.output_tokens)
         return reply

@@ -127,8 +127,15 @@ def plan_probes(recipe: Recipe) -> list[ProbePlan]:
             plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
                                    [a for _, a in kept], [j for j, _ in kept]))
         else:
+            # an action that mirrors main step k asks what step k asks, unless it says what to ask itself
+            acts = []
+            for a in sp.actions or []:
+                m = recipe.actions[a.mirrors - 1] if a.mirrors else None
+                if m is not None and a.assertion is None and a.checks is None and not a.unchanged:
+                    a = a.model_copy(update={"assertion": m.assertion, "checks": m.checks})
+                acts.append(a)
             plans.append(ProbePlan(sp.name or f"probe-{k}", "recipe", int(sp.guards or 1), False, {},
-                                   list(sp.actions or []), [a.mirrors for a in sp.actions or []]))
+                                   acts, [a.mirrors for a in sp.actions or []]))
     return plans
 
 
@@ -285,26 +292,41 @@ def keep_decisive(actions: list[Action], d: int, main_views: list[View], main_sh
 
 def unfair_quotes(plan: ProbePlan, main_views: list[View]) -> tuple[int, str] | None:
     """The first step of a recipe's probe whose assertion quotes a text no screen of the recording shows (the
-    probe would ask for something the video never showed a person); None when every quote is shown. The probe's
-    own replacement texts are the response to its own input, and fair."""
-    own = set(plan.replace.values())
+    probe would ask for something the video never showed a person: a showing on a day the recording never opened);
+    None when every quote is fair. Fair: shown somewhere in the recording; or the probe's own typed text; or the
+    response to other input of the same kind, which differs from what the recording showed only in its numbers
+    ('25.0% of the home price' where the recording showed '20.0% of the home price': every word of it shown)."""
+    from ..checks.view import tokens
+
+    own = set(plan.replace.values()) | {a.text for a in plan.actions if a.type == "Type" and a.text}
+    words: set[str] | None = None
     for j, a in enumerate(plan.actions, start=1):
         for q in quoted_phrases(a.assertion):
             if q in own or any(o and o in q for o in own):
                 continue
-            if not _shown(q, main_views, None):
-                return j, q
+            if _shown(q, main_views, None):
+                continue
+            if words is None:
+                words = {t for v in main_views for ch in ("text", "field") for t in tokens(v.text(ch))}
+            wordy = [t for t in tokens(q) if not any(c.isdigit() for c in t)]
+            if wordy and all(t in words for t in wordy):
+                continue
+            return j, q
     return None
 
 
-def guard_map(probes: list[Any], n: int) -> dict[int, list[str]]:
-    """For each main step, the probes that would cap a replaying page below it (``Probe`` records)."""
+def guard_map(probes: list[Any], n: int, decides: dict[str, int | None] | None = None) -> dict[int, list[str]]:
+    """For each main step, the probes that would cap a replaying page below it (``Probe`` records).
+
+    ``decides``: each probe's decisive step against a replay of the recording (``decisive_step``; None: a replay
+    passes it, so it guards nothing); without it every probe is taken at its word. A mirrored probe caps at the
+    step before its decisive one; any other at its ``guards`` step minus one."""
     out: dict[int, list[str]] = {i: [] for i in range(1, n + 1)}
     for p in probes:
-        start = p.guards
-        if p.mirrors:  # a mirrored probe caps at the step before its first decisive one
-            start = next((j for j, a in enumerate(p.actions, 1) if a.evidence and (a.evidence.texts or a.evidence.still)),
-                         p.guards)
+        d = (decides or {}).get(p.name, 1) if decides is not None else 1
+        if d is None:
+            continue
+        start = d if p.mirrors else p.guards
         for i in range(max(1, start), n + 1):
             out[i].append(p.name)
     return out

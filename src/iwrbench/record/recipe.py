@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .. import limits
 from ..errors import RecipeError
@@ -61,6 +61,8 @@ class PypiSource(_Strict):
     page: str = Field("/", description="the path opened")
     data: str | None = Field(None, description="a file next to the recipe, or a script (.py) that makes it")
     extra: list[str] = Field(default_factory=list, description="more pip requirements")
+    sha256: str | None = Field(None, description="pinned checksum of the package's own distribution file (the wheel "
+                                                 "or sdist pip downloads for it; checked when given)")
 
 
 class Source(_Strict):
@@ -151,21 +153,19 @@ class RecipeAction(_Strict):
                                      "`name` (and `role`) of the element whose state it reads")
         if self.type == "Scroll" and self.direction is None:
             self.direction = "down"
-        params = ActionParameters(description=self.description, text=self.text, key=self.key,
-                                  direction=self.direction, value=self.value,
-                                  scroll_page=self.amount if self.type == "Scroll" else None,
-                                  clear=False if self.type == "Type" and not self.clear else None)
-        self._action = Action(type=self.type, parameters=params, visual_evaluation_flag=self.visual,
-                              logical_assertion=self.assertion, checks=list(self.checks or []))
         return self
-
-    _action: Action = PrivateAttr()
 
     @property
     def action(self) -> Action:
         """The action as a task records it and the player plays it (type, parameters, visual flag, assertion,
-        author checks); the recorder adds what it saw (target, evidence, checkpoint)."""
-        return self._action
+        author checks); the recorder adds what it saw (target, evidence, checkpoint). Made from the fields each
+        time, so a copy with other fields (a probe's other text or option) plays what it says."""
+        params = ActionParameters(description=self.description, text=self.text, key=self.key,
+                                  direction=self.direction, value=self.value,
+                                  scroll_page=self.amount if self.type == "Scroll" else None,
+                                  clear=False if self.type == "Type" and not self.clear else None)
+        return Action(type=self.type, parameters=params, visual_evaluation_flag=self.visual,
+                      logical_assertion=self.assertion, checks=list(self.checks or []))
 
 
 class RecipeProbe(_Strict):

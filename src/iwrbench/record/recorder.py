@@ -16,19 +16,22 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import os
 import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ..timing import phase, timed
 from ..version import __version__
 from ..browser.player import RECORDER, RECORDER_QUICK, Pace, glide, locate, play
 from ..browser.core import CLOCK_START, launch_browser, new_context
 from ..browser.dom import DESCRIBE_JS, ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import host
 from ..browser.settle import RequestTracker, settle, screenshot
-from ..browser.view import read_view
+from ..browser.view import read_view, shoot
+from ..browser.world import WorldUnavailable, draws, read
 from ..errors import RecordError
 from ..fileio import make_temp_dir, replace_dir
 from ..checks.author import derive_info, evaluate_all
@@ -101,10 +104,38 @@ class PassResult:
     #: wall-clock windows in which the page was photographed with its text made transparent (reading the view):
     #: the video's frames from them are left out
     blind: list[tuple[float, float]] = field(default_factory=list)
+    #: random numbers the page drew in this pass (its documents summed); 0: another seed would change nothing
+    draws: int = 0
+    _last_draws: int = 0
+
+    def count_draws(self, now: int) -> None:
+        self.draws += now - self._last_draws if now >= self._last_draws else now  # a new document counts from 0
+        self._last_draws = now
 
     def video_frames(self) -> list[tuple[float, bytes]]:
         """The screencast's frames, less those taken while the view was read."""
         return [f for f in self.frames if not any(a <= f[0] <= b + 0.05 for a, b in self.blind)]
+
+
+def _site_copy_ignore(root: Path, skipped: list[str]) -> Callable[[str, list[str]], set[str]]:
+    """copytree's ``ignore`` for the recipe's site folder copied into reference/site: dot files, __pycache__, and
+    links that leave the folder or point at a folder (a link to a file inside is copied as the file). A recipe
+    is a stranger's: its site folder must not carry the recording machine's files into the task folder."""
+    top = os.path.realpath(root)
+
+    def ignore(d: str, names: list[str]) -> set[str]:
+        out = {n for n in names if n.startswith(".") or n == "__pycache__"}
+        for n in names:
+            p = os.path.join(d, n)
+            if n in out or not os.path.islink(p):
+                continue
+            real = os.path.realpath(p)
+            if not (real == top or real.startswith(top + os.sep)) or not os.path.isfile(real):
+                out.add(n)
+                skipped.append(os.path.relpath(p, root))
+        return out
+
+    return ignore
 
 
 def _animates(what: str) -> bool:
@@ -147,23 +178,28 @@ async def _move(page: Any, tl: Timeline, to: tuple[float, float], animate: bool)
 
 
 async def _state(page: Any) -> dict:
-    return await page.evaluate(STATE_JS)
+    return await read(page, STATE_JS)
 
 
-async def _view(page: Any, shot: bytes, res: "PassResult") -> View:
-    """What a person sees in ``shot``, the screenshot just taken (the judge reads a page the same way)."""
+async def _shoot(page: Any, path: str | None, res: "PassResult") -> tuple[bytes, View]:
+    """The screenshot of this moment (saved to ``path``) and what a person sees in it (the judge reads a page the
+    same way). The text-free twin the reader needs is taken in the same hold: the video's frames of that window
+    are left out."""
     t0 = time.time()
     try:
-        return View.from_js(await read_view(page, shot=shot))
+        shot, hidden = await shoot(page, path)
+        return shot, View.from_js(await read_view(page, shot=shot, hidden=hidden))
     finally:
         res.blind.append((t0, time.time()))
 
 
-async def _acted_state(el: Any) -> dict | None:
+async def _acted_state(page: Any, el: Any) -> dict | None:
     if el is None:
         return None
     try:
-        return await el.evaluate(ELEMENT_STATE_JS, timeout=2000)
+        return await read(page, ELEMENT_STATE_JS, el, timeout_s=2)
+    except WorldUnavailable:
+        raise
     except Exception:
         return None
 
@@ -196,10 +232,16 @@ async def _crop(page: Any, path: Path, vp: tuple[int, int], box: dict) -> None:
 
 
 async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: list[RecipeAction], *, full: bool,
-                    tmp: Path | None, progress: Progress | None, seed: int, label: str = "") -> PassResult:
+                    tmp: Path | None, progress: Progress | None, seed: int, label: str = "", describe: bool = True,
+                    states: bool = True) -> PassResult:
+    """One replay of ``actions`` on the source (``full``: the video pass, which also writes checkpoints, targets, the
+    DOM snapshots and sniffs the assets). ``describe``: record each target (role, name, box: the main pass and probes
+    with their own actions); ``states``: read the DOM facts the recorder derives information from (the main pass
+    and the passes with other seeds; a probe reads them only for its author's checks)."""
     vp = (recipe.viewport.width, recipe.viewport.height)
     steps: list[StepRecord] = []
     res = PassResult(steps=steps, seed=seed)
+    P = "record.video_pass." if full else "record.pass."  # timing phases (iwrbench.timing)
     with host(src.bundle) as (url, origins):
         res.url = url
         ctx, net = await new_context(browser, vp, allowed_origins=origins, seed=seed,
@@ -235,8 +277,9 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                 if not _animates(rep.what):
                     raise RecordError(f"{label}step 0: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s ({rep.what})")
                 res.unsettled[0] = rep.what
-            res.shots.append(await screenshot(page, str(tmp / "checkpoints" / "step_0.png") if full and tmp else None))
-            res.views.append(await _view(page, res.shots[-1], res))
+            shot0, view0 = await _shoot(page, str(tmp / "checkpoints" / "step_0.png") if full and tmp else None, res)
+            res.shots.append(shot0)
+            res.views.append(view0)
             if full and tmp is not None:
                 await _dom(page, tmp, 0)
                 res.timeline.moves.append((time.time(), vp[0] * 0.5, vp[1] * 0.62))
@@ -247,15 +290,16 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                 t_step = time.monotonic()
                 if progress:
                     progress(f"{label}step {i}/{n}: {step_text(a.type, a.description)[:80]}")
-                el = await locate(page, i, a.target) if a.target else None
+                el = await timed(P + "locate", locate(page, i, a.target)) if a.target else None
                 target = None
                 if el is not None:
                     try:
                         await el.scroll_into_view_if_needed(timeout=3000)
                     except Exception:
                         pass
-                    desc = await el.evaluate(DESCRIBE_JS)
-                    role, name = await _verified_role_name(page, el, desc)
+                if el is not None and describe:
+                    desc = await timed(P + "describe", read(page, DESCRIBE_JS, el))
+                    role, name = await timed(P + "describe", _verified_role_name(page, el, desc))
                     b = desc.get("bbox") or {}
                     target = Target(role=role, name=name, text=desc.get("text") or None, tag=desc.get("tag"),
                                     label=desc.get("label"), attributes=desc.get("attributes") or {},
@@ -263,46 +307,61 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                                     selector=a.target)
                     if full and tmp is not None:
                         (tmp / "targets").mkdir(exist_ok=True)
-                        await _crop(page, tmp / "targets" / f"step_{i}.png", vp, b)
+                        await timed(P + "crop", _crop(page, tmp / "targets" / f"step_{i}.png", vp, b))
                 options: list[str] = []
                 if el is not None and a.type == "Select":
                     try:
-                        options = await el.evaluate(
-                            "(s) => Array.from(s.options || []).filter(o => !o.disabled).map(o => o.label || o.text)")
+                        options = await read(
+                            page, "(s) => Array.from(s.options || []).filter(o => !o.disabled).map(o => o.label || o.text)",
+                            el)
+                    except WorldUnavailable:
+                        raise
                     except Exception:
                         options = []
-                before = await _state(page)
-                acted_before = await _acted_state(el)
+                reads_after = states or a.checks is not None
+                before = await timed(P + "state", _state(page)) if states else {}
+                acted_before = await timed(P + "state", _acted_state(page, el)) if states else None
                 if el is not None and a.type in ("Click", "Type", "Select"):
                     box = await el.bounding_box()
                     if box is not None:
                         await _move(page, res.timeline, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), full)
                         await asyncio.sleep(0.05)
-                        res.pre[i] = await screenshot(page)
-                done = await play(page, a.action, el, vp, RECORDER if full else RECORDER_QUICK, trace=res.timeline, step=i)
+                        res.pre[i] = await timed(P + "screenshot", screenshot(page))
+                done = await timed(P + "play", play(page, a.action, el, vp, RECORDER if full else RECORDER_QUICK, trace=res.timeline, step=i))
                 if not done.executed:  # the recorder falls back on nothing: the recipe is wrong
                     raise RecordError(f"{label}step {i}: {a.type} failed: {done.reason(a.type)}")
-                rep = await settle(page, tracker, timeout_ms=SETTLE_TIMEOUT_MS, after_action=True)
+                rep = await timed(P + "settle", settle(page, tracker, timeout_ms=SETTLE_TIMEOUT_MS, after_action=True))
                 if not rep.settled:
                     if not _animates(rep.what):
                         raise RecordError(f"{label}step {i}: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s "
                                           f"after the action ({rep.what})")
                     res.unsettled[i] = rep.what
-                after = await _state(page)
-                acted_after = await _acted_state(el)
-                res.shots.append(await screenshot(page, str(tmp / "checkpoints" / f"step_{i}.png") if full and tmp else None))
-                view = await _view(page, res.shots[-1], res)
+                after = await timed(P + "state", _state(page)) if reads_after else {}
+                acted_after = await timed(P + "state", _acted_state(page, el)) if reads_after else None
+                shot, view = await timed(P + "view", _shoot(page, str(tmp / "checkpoints" / f"step_{i}.png")
+                                                            if full and tmp else None, res))
+                res.shots.append(shot)
                 res.views.append(view)
+                try:
+                    n_drawn = await draws(page)  # asked on the context's secret channel (world.draws)
+                except WorldUnavailable:
+                    raise
+                except Exception:
+                    n_drawn = None
+                if n_drawn is None:
+                    res.draws += 1  # unknown: as if it drew
+                else:
+                    res.count_draws(n_drawn)
                 if a.checks is not None:  # an author's checks must hold on the source, read as the judge reads them
                     bad = [r for r in evaluate_all(list(a.checks), after, acted_after, view) if not r.passed]
                     if bad:
                         raise RecordError(f"{label}step {i}: reviewed check {bad[0].check.kind} does not hold: {bad[0].detail}")
-                info = derive_info(before, after, acted_before, acted_after, target.name if target else None)
+                info = derive_info(before, after, acted_before, acted_after, target.name if target else None) if states else []
                 steps.append(StepRecord(target=target, info=info, settled=rep.as_dict(),
                                         duration_s=time.monotonic() - t_step, options=list(options or [])[:50]))
                 if full and tmp is not None:
-                    await _dom(page, tmp, i)
-                    await asyncio.sleep(HOLD_STEP_S)
+                    await timed(P + "dom", _dom(page, tmp, i))
+                    await timed(P + "hold", asyncio.sleep(HOLD_STEP_S))
             if full:
                 await asyncio.sleep(HOLD_END_S)
                 res.t1 = time.time()
@@ -426,43 +485,55 @@ def _changed_steps(p: PassResult) -> set[int]:
     return {i for i in range(1, len(p.views)) if p.views[i].text() != p.views[i - 1].text()}
 
 
-#: passes recorded at once after the main one (each in its own browser context; they mostly wait for the page)
-PARALLEL_PASSES = 3
+#: passes recorded at once beside the video pass (each in its own browser context; they mostly wait for the page)
+PARALLEL_PASSES = 2
 
 
 async def _other_passes(browser: Any, recipe: Recipe, src: ResolvedSource, plans: list[ProbePlan], passes: int,
-                        warnings: list[str], derived_log: list[str], progress: Progress | None,
+                        warnings: list[str], derived_log: list[str], progress: Progress | None, *,
+                        main_seeds: bool = True,
                         ) -> tuple[list[PassResult], list[tuple[ProbePlan, PassResult, PassResult | None]]]:
-    """The recipe again with other seeds, and every probe (twice), a few at a time."""
+    """The recipe again with other seeds (``main_seeds``), and every probe (twice: the recipe's seed and another),
+    a few at a time."""
     sem = asyncio.Semaphore(PARALLEL_PASSES)
 
-    async def one(actions: list[RecipeAction], seed: int, label: str) -> PassResult:
+    async def one(actions: list[RecipeAction], seed: int, label: str, *, describe: bool, states: bool) -> PassResult:
         async with sem:
             return await _run_pass(browser, recipe, src, actions, full=False, tmp=None, progress=None, seed=seed,
-                                   label=label)
+                                   label=label, describe=describe, states=states)
 
-    seeds = [recipe.seed + OTHER_SEED * k for k in range(1, passes)]
+    seeds = [recipe.seed + OTHER_SEED * k for k in range(1, passes)] if main_seeds else []
     if progress:
-        progress(f"replaying the recipe with seed(s) {', '.join(map(str, seeds)) or '-'} (evidence that does not depend "
-                 f"on chance) and recording {len(plans)} probe(s) on the source, {PARALLEL_PASSES} at a time")
-    main_jobs = [one(recipe.actions, seed, "") for seed in seeds]
-    probe_jobs = [one(plan.actions, seed, f"probe {plan.name}: ") for plan in plans
-                  for seed in ([recipe.seed, recipe.seed + OTHER_SEED] if passes > 1 else [recipe.seed])]
+        what = (f"replaying the recipe with seed(s) {', '.join(map(str, seeds))} (evidence that does not depend on "
+                "chance) and " if seeds else "")
+        progress(f"{what}recording {len(plans)} probe(s) on the source ({', '.join(p.name for p in plans) or '-'}), "
+                 f"{PARALLEL_PASSES} passes at a time")
+    # each probe once with the recipe's seed, and again with another only where the page drew random numbers: a page
+    # that draws none shows the same whatever the seed
+    main_jobs = [one(recipe.actions, seed, "", describe=False, states=True) for seed in seeds]
+    probe_jobs = [one(plan.actions, recipe.seed, f"probe {plan.name}: ", describe=not plan.mirrors, states=False)
+                  for plan in plans]
     done = await asyncio.gather(*main_jobs, *probe_jobs, return_exceptions=True)
     for r in done:
         if isinstance(r, BaseException) and not isinstance(r, RecordError):
             raise r
+    again = [j for j, r in enumerate(done[len(seeds):]) if passes > 1 and isinstance(r, PassResult) and r.draws > 0]
+    second = await asyncio.gather(*(one(plans[j].actions, recipe.seed + OTHER_SEED, f"probe {plans[j].name}: ",
+                                        describe=False, states=False) for j in again), return_exceptions=True)
+    for r in second:
+        if isinstance(r, BaseException) and not isinstance(r, RecordError):
+            raise r
+    seconds = dict(zip(again, second))
     others: list[PassResult] = []
     for k, (seed, r) in enumerate(zip(seeds, done[:len(seeds)]), start=2):
         if isinstance(r, RecordError):
             warnings.append(f"pass {k} with seed {seed} failed ({r}); evidence checked with the same seed only")
-            r = await one(recipe.actions, recipe.seed, "")
+            r = await one(recipe.actions, recipe.seed, "", describe=False, states=True)
         others.append(r)  # type: ignore[arg-type]
-    per = 2 if passes > 1 else 1
     out: list[tuple[ProbePlan, PassResult, PassResult | None]] = []
     rest = done[len(seeds):]
     for j, plan in enumerate(plans):
-        got = rest[j * per:(j + 1) * per]
+        got = [rest[j], *([seconds[j]] if j in seconds else [])]
         err = next((r for r in got if isinstance(r, RecordError)), None)
         if err is not None:
             if plan.kind == "recipe":
@@ -472,22 +543,59 @@ async def _other_passes(browser: Any, recipe: Recipe, src: ResolvedSource, plans
             else:
                 warnings.append(f"probe {plan.name} dropped: {err}")
             continue
-        out.append((plan, got[0], got[1] if per == 2 else None))  # type: ignore[arg-type]
+        out.append((plan, got[0], got[1] if len(got) > 1 else None))  # type: ignore[arg-type]
     return others, out
 
 
+#: derived probes tried first (the rest only when these leave main steps unguarded)
+FIRST_DERIVED = ("derived-skip-1", "derived-idle-key-")
+
+
+def _main_actions(recipe: Recipe, first: PassResult, others: list[PassResult], warnings: list[str],
+                  ) -> tuple[list[Action], list[str]]:
+    """The task's actions with the evidence of the main recording (kept where the other seeds agree), and the texts
+    typed in it."""
+    actions: list[Action] = []
+    typed: list[str] = []
+    cue_at = {step: round(max(0.0, t - first.t0), 3) for t, step in first.timeline.marks}
+    for i, (ra, st) in enumerate(zip(recipe.actions, first.steps), start=1):
+        if ra.type == "Type" and ra.text:
+            typed.append(ra.text)
+        info = st.info
+        for o in others:
+            keep = {_check_key(c) for c in o.steps[i - 1].info}
+            info = [c for c in info if _check_key(c) in keep]
+        ev = step_evidence(i, ra, first, others, typed=typed)
+        action = ra.action.model_copy(update=dict(checkpoint_screenshot=f"checkpoints/step_{i}.png",
+                                                  target=st.target, evidence=ev, info=info,
+                                                  video_time_s=cue_at.get(i)))
+        for n in ev.notes:
+            if n.startswith("quoted "):
+                warnings.append(f"step {i}: the assertion {ra.assertion!r}: {n} on the source, so the judge cannot "
+                                "ask a page for it; check the recipe's wording")
+        if ra.assertion and not decisive(action, ev):
+            raise RecordError(
+                f"step {i}: the assertion {ra.assertion!r} has no evidence the judge can check (no quoted phrase "
+                "on screen, no text appeared or disappeared, no stable visual change); write `checks:` for it, "
+                "or drop the assertion")
+        actions.append(action)
+    return actions, typed
+
+
 #: at most this many derived probes are kept (each is replayed on every judged page)
-MAX_DERIVED = 4
+MAX_DERIVED = 2
 
 
 def _build_probes(recipe: Recipe, probe_passes: list[tuple[ProbePlan, PassResult, PassResult | None]],
                   actions: list[Action], first: PassResult, typed: list[str], warnings: list[str],
-                  derived_log: list[str]) -> tuple[list[Probe], list[str]]:
+                  derived_log: list[str]) -> tuple[list[Probe], list[str], list[int]]:
     """The probes of the task from their recordings: a recipe's own probe only when it asks what the recording
-    showed; a derived one only when a replay of the recording fails it (cut at that step). Returns the probes and
-    the lines that say which main steps each one guards."""
+    showed; a derived one only when a replay of the recording fails it (cut at that step), and only as many as guard
+    steps no other probe guards (the earliest guard first, then the shortest). Returns the probes, the lines that say
+    which main steps each one guards, and the main steps no probe guards."""
     probes: list[Probe] = []
     derived: list[tuple[int, int, Probe]] = []
+    decides: dict[str, int | None] = {}
     for plan, pa, pb in probe_passes:
         if plan.kind == "recipe":
             bad = unfair_quotes(plan, first.views)
@@ -499,29 +607,40 @@ def _build_probes(recipe: Recipe, probe_passes: list[tuple[ProbePlan, PassResult
         warnings += notes
         if not acts:
             continue
+        own = set(typed) | set(plan.replace.values())
+        d = decisive_step(acts, first.views, first.shots, fair_views=first.views, own_texts=own)
         if plan.kind == "derived":
-            d = decisive_step(acts, first.views, first.shots, fair_views=first.views, own_texts=set(typed))
             if not d.kept or d.decisive is None:
                 derived_log.append(f"{plan.name} ({plan.why}): not kept, {d.reason}")
                 continue
-            acts = keep_decisive(acts, d.decisive, first.views, first.shots, fair_views=first.views,
-                                 own_texts=set(typed))
-            derived_log.append(f"{plan.name} ({plan.why}): kept, {d.reason}")
+            acts = keep_decisive(acts, d.decisive, first.views, first.shots, fair_views=first.views, own_texts=own)
+            derived_log.append(f"{plan.name} ({plan.why}): {d.reason}")
             derived.append((plan.guards, len(acts), Probe(
                 name=plan.name, kind="derived", guards=plan.guards, mirrors=False, actions=acts,
                 step_mirrors=list(plan.step_mirrors[:len(acts)]))))
+            decides[plan.name] = d.decisive
             continue
+        decides[plan.name] = d.decisive if d.kept else None
+        if not d.kept:
+            warnings.append(f"probe {plan.name}: a page that replays the recording passes it, so it guards no step "
+                            "(ask, early in it, something whose answer differs from the recorded state at that point)")
         probes.append(Probe(name=plan.name, kind=plan.kind, guards=plan.guards, mirrors=plan.mirrors,  # type: ignore[arg-type]
                             replace=plan.replace, actions=acts,
                             step_mirrors=list(plan.step_mirrors[:len(acts)]) if plan.step_mirrors else []))
     derived.sort(key=lambda x: (x[0], x[1]))
-    for _, _, p in derived[MAX_DERIVED:]:
-        derived_log.append(f"{p.name}: not kept, {MAX_DERIVED} derived probes guard earlier or as early")
-    probes += [p for _, _, p in derived[:MAX_DERIVED]]
     n = len(actions)
-    gm = guard_map(probes, n)
-    lines = [f"probe {p.name} ({p.kind}, {len(p.actions)} step(s)) guards main steps {_span([i for i in gm if p.name in gm[i]])}"
-             for p in probes]
+    kept: list[Probe] = []
+    for _, _, p in derived:
+        gm = guard_map(probes + kept, n, decides)
+        if len(kept) < MAX_DERIVED and any(not gm[i] for i in range(p.guards, n + 1)):
+            kept.append(p)
+            derived_log.append(f"{p.name}: kept")
+        else:
+            derived_log.append(f"{p.name}: not kept, the steps it guards are guarded already")
+    probes += kept
+    gm = guard_map(probes, n, decides)
+    lines = [f"probe {p.name} ({p.kind}, {len(p.actions)} step(s)) guards main steps "
+             f"{_span([i for i in gm if p.name in gm[i]])}" for p in probes]
     open_steps = [i for i in range(1, n + 1) if not gm[i]]
     if open_steps:
         warnings.append(f"main step(s) {_span(open_steps)} guarded by no probe: a page that replays the recording earns "
@@ -529,7 +648,7 @@ def _build_probes(recipe: Recipe, probe_passes: list[tuple[ProbePlan, PassResult
                         "(docs/recipes.md, \"Probes\")")
     else:
         lines.append(f"every main step (1-{n}) is guarded by a probe")
-    return probes, lines
+    return probes, lines, open_steps
 
 
 def _span(steps: list[int]) -> str:
@@ -571,50 +690,49 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
         async with async_playwright() as pw:
             browser = await launch_browser(pw)
             try:
-                first = await _run_pass(browser, recipe, src, recipe.actions, full=True, tmp=tmp, progress=progress,
-                                        seed=recipe.seed)
-                plans += derive_plans(recipe, options={i: st.options for i, st in enumerate(first.steps, 1) if st.options},
-                                      changed=_changed_steps(first))
-                others, probe_passes = await _other_passes(browser, recipe, src, plans, passes, warnings, derived_log,
-                                                           progress)
+                # the video pass runs in real time (the pointer's moves, typing at a person's pace, holds between
+                # steps) and mostly waits: the other seed's pass, the recipe's probes and the derived probes that need
+                # nothing from it are recorded meanwhile
+                early = [p for p in derive_plans(recipe) if p.name.startswith(FIRST_DERIVED)]
+                video = asyncio.ensure_future(timed("record.video_pass", _run_pass(
+                    browser, recipe, src, recipe.actions, full=True, tmp=tmp, progress=progress, seed=recipe.seed)))
+                rest = asyncio.ensure_future(timed("record.other_passes", _other_passes(
+                    browser, recipe, src, plans + early, passes, warnings, derived_log, progress)))
+                try:
+                    first = await video
+                except BaseException:
+                    rest.cancel()
+                    await asyncio.gather(rest, return_exceptions=True)
+                    raise
+                others, probe_passes = await rest
+                derived = derive_plans(recipe, options={i: st.options for i, st in enumerate(first.steps, 1) if st.options},
+                                       changed=_changed_steps(first))
+                later = [p for p in derived if not p.name.startswith(FIRST_DERIVED)]
+                actions, typed = _main_actions(recipe, first, others, warnings)
+                with phase("record.probes"):
+                    probes, guard_lines, open_steps = _build_probes(recipe, probe_passes, actions, first, typed,
+                                                                    list(warnings), list(derived_log))
+                if open_steps and later:  # more derived candidates, only while some main step is unguarded
+                    _, more = await timed("record.other_passes", _other_passes(
+                        browser, recipe, src, later, passes, warnings, derived_log, progress, main_seeds=False))
+                    probe_passes += more
+                with phase("record.probes"):
+                    probes, guard_lines, open_steps = _build_probes(recipe, probe_passes, actions, first, typed,
+                                                                    warnings, derived_log)
                 if progress:
                     progress("encoding video and asset composites")
-                manifest = write_assets(first.assets, tmp / "assets", tmp / "reference")
-                await render_composites(browser, manifest, tmp / "assets", tmp / "stitched_assets")
+                with phase("record.assets"):
+                    manifest = write_assets(first.assets, tmp / "assets", tmp / "reference")
+                    await render_composites(browser, manifest, tmp / "assets", tmp / "stitched_assets")
                 version = browser.version
             finally:
                 await browser.close()
         vp = (recipe.viewport.width, recipe.viewport.height)
-        n_frames, duration = await asyncio.to_thread(
-            encode, first.video_frames(), first.t0, first.t1, vp, tmp / "video.mp4", fps=fps, timeline=first.timeline)
-        actions: list[Action] = []
-        typed: list[str] = []
-        cue_at = {step: round(max(0.0, t - first.t0), 3) for t, step in first.timeline.marks}
-        for i, (ra, st) in enumerate(zip(recipe.actions, first.steps), start=1):
-            if ra.type == "Type" and ra.text:
-                typed.append(ra.text)
-            info = st.info
-            for o in others:
-                keep = {_check_key(c) for c in o.steps[i - 1].info}
-                info = [c for c in info if _check_key(c) in keep]
-            ev = step_evidence(i, ra, first, others, typed=typed)
-            action = ra.action.model_copy(update=dict(checkpoint_screenshot=f"checkpoints/step_{i}.png",
-                                                      target=st.target, evidence=ev, info=info,
-                                                      video_time_s=cue_at.get(i)))
-            for n in ev.notes:
-                if n.startswith("quoted "):
-                    warnings.append(f"step {i}: the assertion {ra.assertion!r}: {n} on the source, so the judge cannot "
-                                    "ask a page for it; check the recipe's wording")
-            if ra.assertion and not decisive(action, ev):
-                raise RecordError(
-                    f"step {i}: the assertion {ra.assertion!r} has no evidence the judge can check (no quoted phrase "
-                    "on screen, no text appeared or disappeared, no stable visual change); write `checks:` for it, "
-                    "or drop the assertion")
-            actions.append(action)
+        n_frames, duration = await timed("record.encode", asyncio.to_thread(
+            encode, first.video_frames(), first.t0, first.t1, vp, tmp / "video.mp4", fps=fps, timeline=first.timeline))
         for i, what in sorted(first.unsettled.items()):
             warnings.append(f"step {i}: the page never stopped changing ({what}); its checkpoint shows one moment of "
                             "an animation, and the judge shows the rebuilt page at a fixed virtual time")
-        probes, guard_lines = _build_probes(recipe, probe_passes, actions, first, typed, warnings, derived_log)
         task = Task(id=recipe.id, schema_version=SCHEMA_VERSION, source_website=src.label,
                     classification=recipe.classification,
                     recording_details=RecordingDetails(resolution=f"{vp[0]}x{vp[1]}",
@@ -624,7 +742,11 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
                     action_sequence=actions, probes=probes)
         ref = tmp / "reference"
         if src.site_dir is not None:
-            shutil.copytree(src.site_dir, ref / "site", ignore=shutil.ignore_patterns(".*", "__pycache__"))
+            skipped: list[str] = []
+            shutil.copytree(src.site_dir, ref / "site", ignore=_site_copy_ignore(Path(src.site_dir), skipped))
+            if skipped:
+                warnings.append("reference/site: links not copied (a task folder holds no links; one to a file inside "
+                                f"is copied as the file): {', '.join(skipped[:5])}")
         if src.bundle.data is not None:
             (ref / "data").mkdir(exist_ok=True)
             shutil.copy2(src.bundle.data, ref / "data" / src.bundle.data.name)

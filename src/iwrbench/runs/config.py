@@ -40,5 +40,8 @@ class EvalConfig:
     retry_errors: bool = False
     #: only the first N tasks, sorted by id, after ``only`` (``--limit``; recorded in run.json)
     limit: int | None = None
+    #: start Chromium with ``--no-sandbox`` (``--unsafe-no-sandbox``; recorded in run.json). Default: its own
+    #: sandbox on, and judging refuses to start where it cannot be had (browser/sandbox.py)
+    unsafe_no_sandbox: bool = False
     #: a finished run whose pages are judged again instead of generating (``iwr judge``; runs/rejudge.py)
     pages_from: str | Path | None = None

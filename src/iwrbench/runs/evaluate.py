@@ -27,6 +27,7 @@ from ..errors import IwrError
 from ..judge.score import JudgeComponents
 from ..models.base import Model
 from ..protocols import Protocol, get_protocol
+from ..browser.core import browser_sandbox
 from ..records import RunSpec, Summary, Task
 from ..tasks import load_suite, suite_hash
 from .config import EvalConfig
@@ -60,7 +61,7 @@ def package_versions() -> dict[str, str]:
 
 
 def make_spec(cfg: EvalConfig, tasks: list[Task], protocol: Protocol, components: JudgeComponents,
-              models: list[Model], browser_version: str) -> RunSpec:
+              models: list[Model], browser_version: str, sandbox: str = "") -> RunSpec:
     from ..generate.prompt import describe_options, prompt_sha256
 
     return RunSpec(
@@ -75,7 +76,7 @@ def make_spec(cfg: EvalConfig, tasks: list[Task], protocol: Protocol, components
         generation={"options": {k: v for k, v in describe_options(cfg.options).items() if k not in RUNTIME_OPTIONS},
                     "prompt": {"version": cfg.options.prompt_version, "sha256": prompt_sha256(cfg.options.prompt_version)},
                     "models": {m.name: m.describe() for m in models}},
-        browser={"version": browser_version},
+        browser={"version": browser_version, "sandbox": sandbox, "unsafe_no_sandbox": sandbox.startswith("OFF")},
         packages=package_versions(),
         executor=cfg.executor,
         workers=cfg.workers,
@@ -121,10 +122,11 @@ async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> S
     components = make_components(cfg, protocol)
     components.check()  # a missing component is an error that names it, before any work
     run = RunDir(cfg.out)
-    box = BrowserBox()
+    box = BrowserBox(protocol.page_setup, unsafe_no_sandbox=cfg.unsafe_no_sandbox)
     try:
         browser = await box.get()
-        spec = make_spec(cfg, tasks, protocol, components, models, browser.version)
+        sb = browser_sandbox(browser)
+        spec = make_spec(cfg, tasks, protocol, components, models, browser.version, sb.describe() if sb else "")
         if cfg.pages_from is not None:
             spec = _judging_pages_of(cfg, spec)
         if limit is not None:
@@ -133,6 +135,13 @@ async def evaluate_async(cfg: EvalConfig, progress: Progress | None = None) -> S
         before = run.read_spec() if run.exists() else None
         changed = run.changed_keys(asked) if before is not None else []
         spec, resumed = run.start(asked, allow_changed=cfg.allow_changed_config, retry_errors=cfg.retry_errors)
+        if resumed and spec.browser.get("sandbox") != asked.browser.get("sandbox"):
+            # a resume with another sandbox: run.json says every way its units were judged
+            also = list(dict.fromkeys([*spec.browser.get("sandbox_on_resume", []), asked.browser["sandbox"]]))
+            spec = spec.model_copy(update={"browser": {
+                **spec.browser, "sandbox_on_resume": also,
+                "unsafe_no_sandbox": bool(spec.browser.get("unsafe_no_sandbox") or asked.browser["unsafe_no_sandbox"])}})
+            run.write_spec(spec)
         done = run.done()
         units = [(m, t) for m in models for t in tasks if (m.name, t.id) not in done]
         retry: dict[str, Any] | None = None

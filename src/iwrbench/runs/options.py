@@ -6,6 +6,8 @@ Each field of ``EvalOptions`` carries its flag(s), its help and where run.json r
 - ``generation``: under ``generation`` (what a model is sent: compared when a run is resumed);
 - ``judge``: under ``judge`` (how pages are judged: compared when a run is resumed);
 - ``runtime``: under ``runtime`` (how the run goes, not what it measures: may change between resumes);
+- ``browser``: under ``browser`` (how Chromium was started: its sandbox; a resume started another way is
+  recorded beside it, ``sandbox_on_resume``);
 - ``no``: not recorded (it changes nothing a score depends on: where a Ray cluster is, resuming despite a
   change).
 
@@ -23,7 +25,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-Recorded = Literal["run", "generation", "judge", "runtime", "no"]
+Recorded = Literal["run", "generation", "judge", "runtime", "browser", "no"]
 
 
 def opt(default: Any, *flags: str, help: str, recorded: Recorded, metavar: str | None = None,
@@ -78,7 +80,9 @@ class EvalOptions(BaseModel):
                                      help="iwr-bench@1: a request field or setting of the judge model (repeatable; "
                                           "like -M, which the judge never takes), e.g. -J reasoning_effort=low, -J "
                                           "'thinking={\"type\": \"enabled\", \"budget_tokens\": 2048}', -J "
-                                          "max_tokens_param=max_completion_tokens")
+                                          "reasoning=true (a reasoning model, whatever its name), -J max_output=8192 "
+                                          "(its largest output); both are also learned from the server's first "
+                                          "refusal")
     action_timeout: float | None = opt(None, "--action-timeout", recorded="judge", type=float,
                                        help="seconds one action may take on a judged page (default: the protocol's, "
                                             "20 for offline@2, 30 for iwr-bench@1)")
@@ -115,8 +119,8 @@ class EvalOptions(BaseModel):
                                      help="a model argument for every chat model of the run (repeatable); VALUE is "
                                           "read as JSON when it parses (7, 0.2, true, [\"</html>\"]), else as a "
                                           "string. temperature sets the sampling temperature; stream, image_detail, "
-                                          "max_tokens_param, send_temperature, frame_format, price_in, price_out set "
-                                          "that model setting; any other key (top_p, seed, top_k, ...) is added to "
+                                          "max_tokens_param, send_temperature, reasoning, max_output, frame_format, "
+                                          "price_in, price_out set that model setting; any other key (top_p, seed, top_k, ...) is added to "
                                           "the request body as is, so the server must accept it. Recorded in "
                                           "run.json and part of the response cache key")
     oracle_recipes: list[Path] | None = opt(None, "--oracle-recipes", recorded="generation", metavar="DIR",
@@ -147,6 +151,11 @@ class EvalOptions(BaseModel):
                                   "retried with")
     allow_changed_config: bool = opt(False, "--allow-changed-config", recorded="no", action="store_true",
                                      help="resume a run although its configuration changed")
+    unsafe_no_sandbox: bool = opt(False, "--unsafe-no-sandbox", recorded="browser", action="store_true",
+                                  help="start Chromium with --no-sandbox: its own sandbox off (the judge's other walls "
+                                       "still hold); recorded in run.json. Default: the sandbox is on (as root, the "
+                                       "browser runs as the user iwr-browser that `make setup` makes) and judging "
+                                       "refuses to start without it")
 
     @field_validator("task", "oracle_recipes", mode="before")
     @classmethod
@@ -229,7 +238,7 @@ class EvalOptions(BaseModel):
             ocr=self.ocr, visual=self.visual, limits=self.limits(), allow_changed_config=self.allow_changed_config,
             only=list(self.task) if self.task else None, ray_address=self.ray_address,
             oracle_recipes=list(self.oracle_recipes) if self.oracle_recipes else None,
-            retry_errors=self.retry_errors, limit=self.limit)
+            retry_errors=self.retry_errors, limit=self.limit, unsafe_no_sandbox=self.unsafe_no_sandbox)
 
 
 #: GenerationOptions fields that change how a run goes, not what a model is sent: run.json's ``runtime``

@@ -93,7 +93,7 @@ class _Worker:
         self.models = dict(zip(cfg.models, resolve_all(cfg, **kwargs)))
         self.components = make_components(cfg, self.protocol)
         self.components.check()
-        self.box = BrowserBox()
+        self.box = BrowserBox(self.protocol.page_setup, unsafe_no_sandbox=getattr(cfg, "unsafe_no_sandbox", False))
         self.run = RunDir(cfg.out)
         self.tasks: dict[str, Task] | None = None
 

@@ -147,23 +147,25 @@ async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: Run
 
 
 class BrowserBox:
-    """One Playwright browser shared by the units of a worker, restarted after a crash."""
+    """One Playwright browser shared by the units of a worker, restarted after a crash; launched for the run's
+    protocol (``page_setup``: iwr-bench@1 judges in the published browser, ``browser.core.launch_browser``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, page_setup: str = "deterministic", *, unsafe_no_sandbox: bool = False) -> None:
+        self.page_setup = page_setup
         self._pw: Any = None
         self._browser: Any = None
         self._lock = asyncio.Lock()
+        #: None: the process's setting (IWR_UNSAFE_NO_SANDBOX); False: --no-sandbox, as asked
+        self._sandbox: bool | None = False if unsafe_no_sandbox else None
 
     async def get(self) -> Any:
         async with self._lock:
             if self._browser is None or not self._browser.is_connected():
-                from playwright.async_api import async_playwright
-
-                from ..browser.core import launch_browser
+                from ..browser.core import launch_browser, start_playwright
 
                 if self._pw is None:
-                    self._pw = await async_playwright().start()
-                self._browser = await launch_browser(self._pw)
+                    self._pw = await start_playwright(published=self.page_setup == "published")
+                self._browser = await launch_browser(self._pw, page_setup=self.page_setup, sandbox=self._sandbox)
             return self._browser
 
     async def restart(self) -> None:

@@ -100,19 +100,71 @@ def _fetch_npm(package: str, version: str, sha256: str | None, dest: Path) -> tu
     return dest / "package", digest
 
 
-def pypi_env(package: str, version: str, extra: list[str] | None = None) -> Path:
-    """A venv in the cache with ``package==version`` installed; returns its python."""
+def pypi_env(package: str, version: str, extra: list[str] | None = None, sha256: str | None = None) -> Path:
+    """A venv in the cache with ``package==version`` installed; returns its python.
+
+    The package's own distribution file (the wheel or sdist pip picks for this Python) is downloaded
+    first, without its dependencies, and hashed: with ``sha256`` given it must match, or nothing is
+    installed. The venv is then installed from that very file (plus ``extra``), and remembers its
+    digest (``pypi_env_digest``), so a recorded task can say what it ran and a recipe can pin it."""
     safe = f"{package}-{version}"
     if extra:
         safe += "-" + hashlib.sha256(" ".join(sorted(extra)).encode()).hexdigest()[:8]
     dest = cache_root() / "pypi" / safe
+    dist_dir = cache_root() / "pypi-dist" / f"{package}-{version}"
+    with _locked(dist_dir):
+        dist, digest = _pypi_dist(package, version, dist_dir)
+    if sha256 and digest != sha256.lower():
+        raise RecordError(f"pypi {package}=={version}: {dist.name} sha256 {digest} does not match the pinned {sha256}")
     with _locked(dest):
-        return _pypi_env(package, version, extra, dest)
+        return _pypi_env(package, version, extra, dest, dist, digest)
 
 
-def _pypi_env(package: str, version: str, extra: list[str] | None, dest: Path) -> Path:
+def pypi_env_digest(python: Path) -> str | None:
+    """The sha256 of the distribution file the venv of ``python`` was installed from (None if unknown)."""
+    marker = Path(python).parent.parent / ".iwr-ok"
+    try:
+        text = marker.read_text().strip()
+    except OSError:
+        return None
+    return text if len(text) == 64 else None
+
+
+def _pypi_dist(package: str, version: str, dest: Path) -> tuple[Path, str]:
+    """Download ``package==version``'s own distribution file once (no dependencies); (file, sha256)."""
+    meta = dest / ".iwr-fetch.json"
+    if meta.exists():
+        info = json.loads(meta.read_text())
+        f = dest / info["file"]
+        if f.is_file() and sha256_file(f) == info["sha256"]:
+            return f, info["sha256"]
+    dest.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=dest.parent) as tmp:
+        try:
+            res = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", tmp,
+                                  f"{package}=={version}"], capture_output=True, text=True, timeout=600)
+        except subprocess.TimeoutExpired:
+            raise RecordError(f"pypi {package}=={version}: `pip download` timed out (is the registry reachable?)") from None
+        files = [p for p in Path(tmp).iterdir() if p.is_file()]
+        if res.returncode != 0 or len(files) != 1:
+            tail = (res.stderr or res.stdout).strip().splitlines()
+            raise RecordError(f"pypi {package}=={version}: cannot fetch ({tail[-1] if tail else 'pip download failed'})")
+        digest = sha256_file(files[0])
+        for old in dest.iterdir():
+            if old.is_file():
+                old.unlink()
+        final = dest / files[0].name
+        shutil.move(str(files[0]), final)
+        meta.write_text(json.dumps({"package": package, "version": version, "file": final.name, "sha256": digest,
+                                    "fetched": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}))
+    return final, digest
+
+
+def _pypi_env(package: str, version: str, extra: list[str] | None, dest: Path, dist: Path, digest: str) -> Path:
     py = dest / "bin" / "python"
-    if (dest / ".iwr-ok").exists():
+    # the marker holds the digest of the file the venv was installed from; a venv made before digests were
+    # kept (marker "ok") or from another file is made again
+    if (dest / ".iwr-ok").exists() and (dest / ".iwr-ok").read_text().strip() == digest:
         ok = subprocess.run([str(py), "-m", "pip", "show", "-q", package], capture_output=True).returncode == 0
         if ok:
             return py
@@ -120,12 +172,12 @@ def _pypi_env(package: str, version: str, extra: list[str] | None, dest: Path) -
         shutil.rmtree(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run([sys.executable, "-m", "venv", str(dest)], check=True, capture_output=True)
-    res = subprocess.run([str(py), "-m", "pip", "install", "-q", f"{package}=={version}", *(extra or [])],
+    res = subprocess.run([str(py), "-m", "pip", "install", "-q", str(dist), *(extra or [])],
                          capture_output=True, text=True, timeout=900)
     if res.returncode != 0:
         tail = (res.stderr or res.stdout).strip().splitlines()
         raise RecordError(f"pypi {package}=={version}: install failed ({tail[-1] if tail else 'pip error'})")
-    (dest / ".iwr-ok").write_text("ok")
+    (dest / ".iwr-ok").write_text(digest)
     return py
 
 

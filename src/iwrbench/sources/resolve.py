@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from ..errors import RecordError
 from ..records import SourceSpec
-from .fetch import cache_root, fetch_npm, pypi_env
+from .fetch import cache_root, fetch_npm, pypi_env, pypi_env_digest
 
 
 @dataclass
@@ -51,7 +51,8 @@ class ResolvedSource:
 
 def resolve_source(recipe: SourceRecipe) -> ResolvedSource:
     """How to serve ``recipe``'s site: its folder, the pinned npm package (fetched once), the pypi package in
-    a venv of its own (with the ``extra`` requirements) and its data, or a URL. The recorder and the oracle
+    a venv of its own (installed from its distribution file, checked against the pinned sha256, with the
+    ``extra`` requirements) and its data, or a URL. The recorder and the oracle
     both call this one function, so a task is judged against the site it was recorded on."""
     src = recipe.source
     if src.url:
@@ -75,7 +76,7 @@ def resolve_source(recipe: SourceRecipe) -> ResolvedSource:
         return ResolvedSource(PageBundle(root=root, entry=n.page), spec, None, f"npm:{n.package}@{n.version}/{n.root}")
     p = src.pypi
     assert p is not None
-    python = pypi_env(p.package, p.version, p.extra)
+    python = pypi_env(p.package, p.version, p.extra, sha256=p.sha256)
     data_path = None
     if p.data:
         given = (recipe.base_dir / p.data).resolve()
@@ -94,7 +95,7 @@ def resolve_source(recipe: SourceRecipe) -> ResolvedSource:
         else:
             data_path = given
     spec = SourceSpec(kind="pypi", package=p.package, version=p.version, serve=p.serve, page=p.page,
-                      data=("data/" + data_path.name) if data_path else None)
+                      sha256=pypi_env_digest(python), data=("data/" + data_path.name) if data_path else None)
     bundle = PageBundle(root=data_path.parent if data_path else cache_root(), entry=p.page, serve_command=p.serve,
                         data=data_path, python=python)
     return ResolvedSource(bundle, spec, None, f"pypi:{p.package}=={p.version}")

@@ -1,111 +1,188 @@
 """The files of a task folder, read only from inside it.
 
-A task folder comes from a stranger. Every file we read from it (task.json, video.mp4,
-metadata.json, checkpoints/, the ``checkpoint_screenshot`` of each action, stitched_assets/,
-assets/, targets/ and reference/) must resolve inside the folder: a symlink that leaves it, a
-symlink loop or a dangling link is refused with a one-line message naming the file. (Absolute
-and ``..`` paths in task.json are refused earlier, when the record is validated.)
+A task folder comes from a stranger, and a link in it is a way out: ``assets/gt/index.html ->
+../../task.json`` would hand a judged page the ground truth, ``assets -> checkpoints`` every
+checkpoint, and a link out of the folder any file of the machine. A recorder never writes one, so
+a task folder may hold none: every entry, at any depth, must be a plain folder or a regular file
+(a symbolic link, wherever it points, a FIFO, a device file or a socket is refused with a one-line
+message naming it, and so is a file of assets/ that is also, by a hard link, another file of the
+folder), at most ``limits.MAX_TASK_DIR_DEPTH`` folders deep and
+``limits.MAX_TASK_DIR_ENTRIES`` entries in all. The folder itself may be reached through a link (the
+person running iwrbench chose it); it is resolved once, when the task is loaded. Absolute and ``..``
+paths in task.json are refused earlier, when the record is validated.
 
-``task_problems`` is the check made before each (model, task) unit of a run: what it finds
-makes a ``task_error`` row for the unit, and the run goes on. It also decodes every checkpoint
-and composite once (cached by path, size and modification time) and the video's first frame, so
-a corrupt image or video is the task's error before any model is called, never the model's
-failure nor a traceback in the middle of judging.
+``task_problems`` is the check made before each (model, task) unit of a run and by ``iwr validate``:
+what it finds makes a ``task_error`` row for the unit, and the run goes on. It also decodes every
+checkpoint and composite once (cached by path, size and modification time) and the video's first
+frame, so a corrupt image or video is the task's error before any model is called, never the
+model's failure nor a traceback in the middle of judging.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import stat
 import threading
 from pathlib import Path
 from typing import Any
 
 from .. import limits
 from ..errors import TaskError
+from ..fileio import special_kind
 from ..records import Task
 
-#: sub-folders of a task folder that are read during a run (reference/ only by ``iwr validate``)
+#: sub-folders of a task folder that are read during a run (reference/ only by ``iwr validate``); every entry of
+#: the folder is checked, these included
 RUN_DIRS = ("checkpoints", "stitched_assets", "assets", "targets")
+
+#: problems listed for one folder before the walk stops (the first one already refuses the task)
+_MAX_LISTED = 5
 
 _image_cache: dict[tuple[str, int, int], str | None] = {}
 _cache_lock = threading.Lock()
-
-
-def _real(p: Path | str) -> str:
-    return os.path.realpath(p, strict=True)
 
 
 def _within(real: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def link_problem(path: Path, root: Path | str) -> str | None:
-    """Why ``path`` (which must exist or be a link) does not resolve inside ``root``, or None."""
+def _link_problem(path: Path, root: Path | str) -> str:
+    """The message for the symbolic link ``path`` in the task folder ``root``, saying where it points."""
     root_real = os.path.realpath(root)
     try:
-        real = _real(path)
+        real = os.path.realpath(path, strict=True)
     except OSError as e:
-        if os.path.islink(path) or e.errno == errno.ELOOP:
-            why = "symlink loop" if e.errno == errno.ELOOP else "broken symlink"
-            return f"{path}: {why}; refused"
-        return f"{path}: unreadable ({e.strerror or e.__class__.__name__})"
+        why = "symlink loop" if e.errno == errno.ELOOP else "broken symlink"
+        return f"{path}: {why}; a task folder may hold no links; refused"
     except (RuntimeError, ValueError) as e:  # loops on older Pythons, NUL bytes
         return f"{path}: cannot resolve ({str(e).splitlines()[0][:80]}); refused"
     if not _within(real, root_real):
-        return f"{path}: points outside the task folder (to {real}); refused"
+        return f"{path}: points outside the task folder (a symbolic link to {real}); refused"
+    return (f"{path}: a symbolic link (to {os.path.relpath(real, root_real)} in the task folder); a task folder may "
+            "hold no links (copy the file in its place); refused")
+
+
+def _stat_problem(path: Path, st: os.stat_result, root: Path | str) -> str | None:
+    """Why the entry ``path`` (its lstat ``st``) may not be part of a task folder, or None."""
+    if stat.S_ISLNK(st.st_mode):
+        return _link_problem(path, root)
+    kind = special_kind(st.st_mode)
+    if kind:
+        return f"{path}: {kind}, not a regular file; refused"
+    # A hard link is the file itself under a second name, and can only name a file its maker could already read:
+    # one shared with a folder outside (the report hard-links a task's video into report_files/) is fine; one
+    # shared between assets/ and the rest of the task folder is refused by folder_problems.
     return None
 
 
+def entry_problem(path: Path, root: Path | str) -> str | None:
+    """Why ``path`` (an entry of the task folder ``root``, or the name of one) cannot be read as part of it: it or a
+    folder above it inside ``root`` is a symbolic link, a FIFO, a device or a socket, or it is unreadable; None
+    when it is a plain file or folder of the folder, or absent."""
+    root = Path(root)
+    try:
+        rel = Path(path).relative_to(root)
+    except ValueError:
+        rel = None
+    parts = rel.parts if rel is not None else ()
+    if rel is None or ".." in parts:
+        return f"{path}: not inside the task folder {root}; refused"
+    cur = root
+    for part in parts:
+        cur = cur / part
+        try:
+            st = os.lstat(cur)
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            return f"{cur}: unreadable ({e.strerror or e.__class__.__name__})"
+        why = _stat_problem(cur, st, root)
+        if why:
+            return why
+    return None
+
+
+#: the name this check had when links inside the folder were allowed (kept for callers)
+link_problem = entry_problem
+
+
 def inside(root: Path, rel: str | Path, what: str = "file") -> Path:
-    """``root / rel`` when it stays inside ``root`` (symlinks followed); else TaskError naming it."""
+    """``root / rel`` when it is a plain entry of ``root`` (no link on the way); else TaskError naming it."""
     rel_s = str(rel)
     p = Path(rel_s)
     if p.is_absolute() or ".." in p.parts or "\x00" in rel_s:
         raise TaskError(f"{root / rel_s}: {what} path must stay inside the task folder; refused")
     full = root / p
-    if os.path.lexists(full):
-        why = link_problem(full, root)
-        if why:
-            raise TaskError(why)
+    why = entry_problem(full, root)
+    if why:
+        raise TaskError(why)
     return full
 
 
-def scan_dir(root: Path, sub: str, *, limit: int = limits.MAX_TASK_DIR_ENTRIES) -> list[str]:
-    """Problems in ``root/sub``: links leaving ``root``, loops, too many entries (walked without following links)."""
-    top = root / sub
-    if not os.path.lexists(top):
-        return []
-    why = link_problem(top, root)
-    if why:
-        return [why]
-    if not top.is_dir():
-        return []
+def folder_problems(root: Path, *, limit: int | None = None, max_depth: int | None = None) -> list[str]:
+    """What makes the task folder ``root`` unsafe to read: every entry at any depth that is a symbolic link, a FIFO,
+    a device or a socket; folders nested too deep; too many entries. Walked without following anything
+    (at most a few problems are listed: the first already refuses the task)."""
+    limit = limits.MAX_TASK_DIR_ENTRIES if limit is None else limit
+    max_depth = limits.MAX_TASK_DIR_DEPTH if max_depth is None else max_depth
     problems: list[str] = []
-    todo = [top]
+    todo: list[tuple[Path, int]] = [(Path(root), 0)]
+    subs: list[tuple[Path, int]] = []
     seen = 0
+    names: dict[tuple[int, int], Path] = {}  # files with several names: the first name met inside the folder
+    assets = Path(root) / "assets"
     while todo:
-        d = todo.pop()
+        d, depth = todo.pop()
         try:
-            entries = list(os.scandir(d))
+            with os.scandir(d) as it:
+                entries = sorted(it, key=lambda e: e.name)
         except OSError as e:
             problems.append(f"{d}: cannot list ({e.strerror or e.__class__.__name__})")
             continue
         for ent in entries:
             seen += 1
             if seen > limit:
-                return problems + [f"{top}: more than {limit} entries (limit)"]
+                return problems + [f"{root}: more than {limit} files and folders (limit)"]
             p = Path(ent.path)
-            if ent.is_symlink():
-                why = link_problem(p, root)
-                if why:
-                    problems.append(why)
-                    if len(problems) >= 5:
-                        return problems
+            try:
+                st = ent.stat(follow_symlinks=False)
+            except OSError as e:
+                problems.append(f"{p}: unreadable ({e.strerror or e.__class__.__name__})")
                 continue
-            if ent.is_dir(follow_symlinks=False):
-                todo.append(p)
+            why = _stat_problem(p, st, root)
+            if why is None and stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+                other = names.setdefault((st.st_dev, st.st_ino), p)
+                if other != p and (assets in p.parents) != (assets in other.parents):
+                    mine, theirs = (p, other) if assets in p.parents else (other, p)
+                    why = (f"{mine}: the same file as {theirs} (a hard link); what a judged page may read (assets/) "
+                           "shares no file with the rest of the task folder; refused")
+            if why:
+                problems.append(why)
+                if len(problems) >= _MAX_LISTED:
+                    return problems
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                if depth + 1 >= max_depth:
+                    problems.append(f"{p}: folders nested deeper than {max_depth} levels (limit)")
+                    if len(problems) >= _MAX_LISTED:
+                        return problems
+                    continue
+                subs.append((p, depth + 1))
+        todo.extend(reversed(subs))  # folders in name order
+        subs = []
     return problems
+
+
+def scan_dir(root: Path, sub: str, *, limit: int = limits.MAX_TASK_DIR_ENTRIES) -> list[str]:
+    """Problems in ``root/sub`` (see ``folder_problems``), the sub-folder itself included."""
+    top = root / sub
+    why = entry_problem(top, root)
+    if why:
+        return [why]
+    if not top.is_dir():
+        return []
+    return folder_problems(top, limit=limit)
 
 
 def image_problem(path: Path) -> str | None:
@@ -199,16 +276,12 @@ def read_metadata(folder: Path) -> tuple[dict[str, Any] | None, str | None]:
     return data, None
 
 
-def containment_problems(task: Task, *, dirs: tuple[str, ...] = RUN_DIRS) -> list[str]:
-    """Files of ``task`` a run reads that leave its folder (or loop); empty when all stay inside."""
+def containment_problems(task: Task) -> list[str]:
+    """What in ``task``'s folder may not be read (``folder_problems``: a link anywhere, a special file, too deep or
+    too large) and ``checkpoint_screenshot`` paths that leave it; empty when everything is a plain file or folder
+    inside."""
     root = task.dir
-    problems: list[str] = []
-    for name in ("task.json", "video.mp4", "metadata.json"):
-        f = root / name
-        if os.path.lexists(f):
-            why = link_problem(f, root)
-            if why:
-                problems.append(why)
+    problems = folder_problems(root)
     for i, a in enumerate(task.action_sequence, 1):
         rel = a.checkpoint_screenshot
         if rel:
@@ -216,18 +289,16 @@ def containment_problems(task: Task, *, dirs: tuple[str, ...] = RUN_DIRS) -> lis
                 inside(root, rel, f"checkpoint_screenshot of action {i}")
             except TaskError as e:
                 problems.append(str(e))
-    for sub in dirs:
-        problems += scan_dir(root, sub)
     return list(dict.fromkeys(problems))
 
 
-def task_problems(task: Task, *, decode: bool = True, dirs: tuple[str, ...] = RUN_DIRS) -> list[str]:
+def task_problems(task: Task, *, decode: bool = True) -> list[str]:
     """Everything that makes ``task`` unusable for a run (empty when it is fine).
 
     Containment of every file read, a readable metadata.json when there is one, and (``decode``)
     every checkpoint and composite decoding within the image limits and the video's first frame.
     """
-    problems = containment_problems(task, dirs=dirs)
+    problems = containment_problems(task)
     if problems:
         return problems
     _, why = read_metadata(task.dir)
@@ -267,5 +338,5 @@ def stitched_assets(task: Task) -> list[Path]:
     return out
 
 
-__all__ = ["inside", "link_problem", "scan_dir", "image_problem", "read_metadata", "containment_problems",
-           "task_problems", "stitched_assets", "video_problem", "RUN_DIRS"]
+__all__ = ["inside", "entry_problem", "link_problem", "folder_problems", "scan_dir", "image_problem", "read_metadata",
+           "containment_problems", "task_problems", "stitched_assets", "video_problem", "RUN_DIRS"]

@@ -7,9 +7,12 @@ sometimes metadata.json with ``recording_details.resolution``.
 Task records come from strangers: they are read as strict JSON within ``iwrbench.limits``
 (size, depth, integer digits, text lengths, number of actions), a task id must be a JSON
 string (an integer too on a data.jsonl line, as the official data may have), and task.json
-must itself be inside its folder. Anything else is a one-line ``TaskError`` naming the file
-(and the line or field). The files a task points to are checked before each unit of a run
-(``iwrbench.tasks.files.task_problems``).
+must itself be a plain file of its folder. Anything else is a one-line ``TaskError`` naming the file
+(and the line or field). A suite folder or an official ``data/`` folder whose task folder is a link
+is refused here, naming the link: the path given on the command line may be a link (the person
+running iwrbench chose it), the folders found inside it may not. The rest of a task's folder (a link
+or a special file anywhere in it) is checked before each unit of a run and by ``iwr validate``
+(``iwrbench.tasks.files.task_problems``), so one bad task is that task's ``task_error``.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from pydantic import ValidationError
 from .. import limits
 from ..errors import TaskError
 from ..records import Task
-from .files import link_problem, read_metadata
+from .files import entry_problem, read_metadata
 
 
 def _first_error(e: ValidationError) -> str:
@@ -108,7 +111,9 @@ def load_task(path: str | Path, *, require_video: bool = True) -> Task:
         raise TaskError(f"{folder}: no such task folder")
     if not f.is_file():
         raise TaskError(f"{folder}: not a task folder (no task.json)")
-    why = link_problem(f, folder.resolve())
+    root = folder.resolve()
+    f = root / "task.json"
+    why = entry_problem(f, root)
     if why:
         raise TaskError(why)
     try:
@@ -120,7 +125,7 @@ def load_task(path: str | Path, *, require_video: bool = True) -> Task:
     except OSError as e:
         raise TaskError(f"{f}: cannot read ({e.strerror or e.__class__.__name__})") from None
     data = _parse(text, str(f))
-    task = _validate(data, str(f)).bind(folder.resolve())
+    task = _validate(data, str(f)).bind(root)
     return _check_files(task, str(f), require_video=require_video)
 
 
@@ -179,6 +184,8 @@ def load_official(jsonl: str | Path, *, require_video: bool = True) -> list[Task
         if task.id in seen:
             raise TaskError(f"{jsonl} line {n}: duplicate task id {task.id!r}")
         seen.add(task.id)
+        _not_a_link(base, f"{jsonl.name}'s data folder")
+        _not_a_link(base / task.id, f"the folder of task {task.id} ({jsonl.name} line {n})")
         task.bind((base / task.id).resolve())
         if not task.dir.is_dir():
             raise TaskError(f"{task.dir}: missing folder for task {task.id} ({jsonl.name} line {n})")
@@ -221,6 +228,12 @@ def load_suite(path: str | Path, *, require_video: bool = True, only: list[str] 
     return tasks
 
 
+def _not_a_link(d: Path, what: str) -> None:
+    if os.path.islink(d):
+        raise TaskError(f"{d}: {what} is a symbolic link (to {os.readlink(d)[:160]}); a task folder inside a suite may "
+                        "not be a link (copy it in its place); refused")
+
+
 def _task_folders(p: Path) -> list[Path]:
     try:
         entries = []
@@ -231,18 +244,27 @@ def _task_folders(p: Path) -> list[Path]:
     except OSError as e:
         raise TaskError(f"{p}: cannot list ({e.strerror or e.__class__.__name__})") from None
     folders = sorted(d for d in entries if not d.name.startswith(".") and d.is_dir() and (d / "task.json").is_file())
+    for d in folders:
+        _not_a_link(d, "a task folder of the suite")
     if len(folders) > limits.MAX_SUITE_TASKS:
         raise TaskError(f"{p}: more than {limits.MAX_SUITE_TASKS} tasks (limit)")
     return folders
 
 
 def suite_hash(tasks: list[Task]) -> str:
-    """A fingerprint of a suite: each task's record and the bytes of its ground truth."""
+    """A fingerprint of a suite: each task's record and the bytes of its ground truth.
+
+    A checkpoint that is not a plain file of its folder (a link, a FIFO: the task is refused when it is used) is
+    not read: its problem is hashed instead, and no file is read past the image size limit."""
     h = hashlib.sha256()
     for t in sorted(tasks, key=lambda t: t.id):
         h.update(t.model_dump_json(exclude_none=True).encode())
         for i in range(len(t.action_sequence) + 1):
             cp = t.checkpoint(i)
-            if cp.is_file():
-                h.update(hashlib.sha256(cp.read_bytes()).digest())
+            why = entry_problem(cp, t.dir)
+            if why:
+                h.update(why.encode())
+            elif cp.is_file():
+                with open(cp, "rb") as fh:
+                    h.update(hashlib.sha256(fh.read(limits.MAX_IMAGE_BYTES + 1)).digest())
     return h.hexdigest()[:16]

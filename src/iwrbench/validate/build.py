@@ -2,8 +2,9 @@
 
 A suite is a folder of recipes in the package (``suites/<name>/*.yaml``, listed by ``suites.catalog``); its built tasks live
 in ``$IWR_CACHE/suites/<name>/tasks/<task_id>/``. A task is rebuilt only when its fingerprint
-(recipe text, the files of its own site, the recorder's version) changed. A task whose oracle
-does not pass validation on two consecutive recordings is left out, and the build says why.
+(recipe text, the files of its own site, the recorder's version) changed. Each is recorded as ``iwr record
+--strict`` records it: its oracle must pass validation and every cheat page must stay at Final <= 15. A task that
+fails on two consecutive recordings is left out, and the build says why.
 """
 
 from __future__ import annotations
@@ -47,25 +48,21 @@ class BuildReport:
 
 
 def _build_one(recipe_path: str, out: str, work: str) -> tuple[bool, str, int]:
-    """Record + validate (oracle) a recipe; a second recording when the first fails validation."""
+    """Record a recipe as ``iwr record --strict`` does (the oracle replay, then the cheat check: every cheat page at
+    Final <= 15); a second recording when the first fails."""
     import asyncio
 
     from ..record.recipe import load_recipe
-    from ..record.recorder import record_async
-    from .check import validate_async
+    from .make import record_task_async
 
     recipe = load_recipe(recipe_path)
     reason = ""
     for attempt in (1, 2):
         try:
-            asyncio.run(record_async(recipe, Path(out)))
-        except IwrError as e:
-            reason = f"recording failed: {e}"
-            continue
-        res = asyncio.run(validate_async([Path(out)], oracle=True, work_dir=Path(work)))[0]
-        if res.ok:
+            asyncio.run(record_task_async(recipe, Path(out), force=True, strict=True))
             return True, "", attempt
-        reason = "; ".join(res.problems[:3])
+        except IwrError as e:
+            reason = str(e)
     shutil.rmtree(out, ignore_errors=True)
     return False, reason, 2
 

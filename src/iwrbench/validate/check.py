@@ -37,8 +37,7 @@ class Validation:
 
 def check_files(task: Task) -> list[str]:
     """Problems with a task folder's files (empty list when complete)."""
-    problems: list[str] = containment_problems(task, dirs=("checkpoints", "stitched_assets", "assets", "targets",
-                                                             "reference"))
+    problems: list[str] = containment_problems(task)
     if problems:  # nothing is read from a folder that points elsewhere
         return problems
     _, why = read_metadata(task.dir)

@@ -5,6 +5,11 @@ hidden staging folder beside ``out``; the judge then replays it on its source, s
 the same recipe, exactly as ``iwr validate --oracle`` does. Only a task that scores IFS 100
 there and reproduces its visual checkpoints replaces ``out``; otherwise the staging folder is
 removed and the error names the step and the check that failed.
+
+Then the cheat check: every cheat page (``generate/cheats.py``: a slideshow of the frames, the frames over an
+invisible state machine, the first frame with buttons and no logic, the state machine with the recorded texts as
+real text) is judged on the new task like a model's page. Their Final is printed; above ``FINAL_BOUND`` (15) it is
+a warning, and with ``strict`` (the suite builder) the task is refused, naming the cheat and the steps it passed.
 """
 
 from __future__ import annotations
@@ -15,13 +20,31 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ..errors import RecordError
 from ..fileio import replace_dir
 from ..records import Task
+from ..timing import timed
 
 Progress = Callable[[str], None]
+
+
+@dataclass
+class CheatScore:
+    """One cheat page judged on the new task."""
+
+    cheat: str  # the model name: slideshow, cheat-frames, cheat-buttons, cheat-text
+    final: float | None
+    steps_passed: int | None
+    steps: int
+    note: str = ""  # where it was stopped, or what capped it
+
+    @property
+    def ok(self) -> bool:
+        from ..generate.cheats import FINAL_BOUND
+
+        return self.final is not None and self.final <= FINAL_BOUND
 
 
 @dataclass
@@ -36,10 +59,70 @@ class Recorded:
     #: what the recorder warned about (a `url:` source, blocked requests, a quoted text the source does not
     #: show ...), one line each, as in reference/record.json
     warnings: list[str] = field(default_factory=list)
+    #: the cheat pages judged on the task (empty when not checked)
+    cheats: list[CheatScore] = field(default_factory=list)
+
+
+async def cheat_check(task_dir: Path, progress: Progress | None = None) -> list[CheatScore]:
+    """Judge every cheat page on the task in ``task_dir`` with the default protocol (all at once, one browser)."""
+    from playwright.async_api import async_playwright
+
+    from ..browser.core import launch_browser
+    from ..browser.host import PageBundle
+    from ..generate.cheats import KINDS, MODEL_NAMES, agenerate
+    from ..judge.score import JudgeComponents, judge_unit
+    from ..protocols import get_protocol
+    from ..tasks.load import load_task
+
+    task = load_task(task_dir)
+    protocol = get_protocol("offline", to_run=True)
+    comps = JudgeComponents.for_protocol(protocol)
+    comps.check()
+    n = len(task.action_sequence)
+    with tempfile.TemporaryDirectory(prefix="iwr-cheats-") as work:
+        async with async_playwright() as pw:
+            browser = await launch_browser(pw)
+            try:
+                async def one(kind: str) -> CheatScore:
+                    unit = Path(work) / kind
+                    await agenerate(kind, task, unit / "page")
+                    res = await judge_unit(browser, task, PageBundle(root=unit / "page"), unit / "judge", protocol, comps)
+                    return CheatScore(MODEL_NAMES[kind], res.final, res.steps_passed, n, _where(res))
+
+                out = await asyncio.gather(*(one(k) for k in KINDS), return_exceptions=True)
+            finally:
+                await browser.close()
+    scores = []
+    for kind, r in zip(KINDS, out):
+        if isinstance(r, BaseException):
+            msg = str(r).strip().splitlines()[0] if str(r).strip() else r.__class__.__name__
+            r = CheatScore(MODEL_NAMES[kind], None, None, n, f"not judged: {msg[:200]}")
+        scores.append(r)
+        if progress:
+            fin = f"Final {r.final:.2f}, {r.steps_passed}/{n} step(s) credited" if r.final is not None else "not scored"
+            progress(f"cheat {r.cheat}: {fin}" + (f" ({r.note})" if r.note else ""))
+    return scores
+
+
+def _where(res: Any) -> str:
+    """Where a judged cheat was stopped, or which probe capped it."""
+    caps = [p for p in (res.probes or []) if p.cap is not None]
+    stop = next((s for s in res.steps if not s.passed), None)
+    bits = []
+    if stop is not None:
+        bits.append(f"main trajectory stopped at step {stop.index}: {(stop.error or 'failed')[:120]}")
+    else:
+        bits.append("main trajectory passed every step")
+    if caps:
+        bits.append("capped by " + ", ".join(f"probe {p.name} at {p.cap} step(s)" for p in caps[:3]))
+    return "; ".join(bits)
 
 
 async def record_task_async(recipe: "Path | str | object", out: Path, *, validate: bool = True, passes: int = 2,
-                            force: bool = False, progress: Progress | None = None) -> Recorded:
+                            force: bool = False, progress: Progress | None = None, cheats: bool = True,
+                            strict: bool = False) -> Recorded:
+    """``cheats``: judge the cheat pages on the validated task (only with ``validate``); ``strict``: refuse the task
+    when one of them scores above the bound."""
     from ..record.recipe import Recipe, load_recipe
     from ..record.recorder import record_async
     from ..tasks.load import load_task
@@ -57,13 +140,22 @@ async def record_task_async(recipe: "Path | str | object", out: Path, *, validat
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.staging-", dir=out.parent))
     shutil.rmtree(staging)  # the recorder creates it atomically
     try:
-        await record_async(recipe_obj, staging, progress=progress, passes=passes)
+        await timed("record", record_async(recipe_obj, staging, progress=progress, passes=passes))
         done = Recorded(task=load_task(staging), out=out, validated=False, warnings=_warnings(staging))
         if validate:
             if progress:
-                progress("validating: replaying the task on its source with the judge (iwr validate --oracle)")
+                progress("validating: replaying the task on its source with the judge (iwr validate --oracle)"
+                         + (", and judging the cheat pages on it (each must stay at Final <= 15)" if cheats else ""))
             with tempfile.TemporaryDirectory(prefix="iwr-validate-") as work:
-                [v] = await validate_async([staging], oracle=True, work_dir=Path(work), oracle_recipes=[recipe_file])
+                # the two are independent: the cheat check's verdicts are kept only for a task that validates
+                checked = timed("validate.oracle", validate_async([staging], oracle=True, work_dir=Path(work),
+                                                                  oracle_recipes=[recipe_file]))
+                judged = timed("validate.cheats", cheat_check(staging, None)) if cheats else None
+                got = await asyncio.gather(checked, *([judged] if judged is not None else []), return_exceptions=True)
+            for r in got:
+                if isinstance(r, BaseException):
+                    raise r
+            [v] = got[0]  # type: ignore[misc]
             done.oracle_ifs, done.checkpoints = v.ifs, dict(v.checkpoints)
             if not v.ok:
                 more = f" (+{len(v.problems) - 1} more)" if len(v.problems) > 1 else ""
@@ -71,11 +163,47 @@ async def record_task_async(recipe: "Path | str | object", out: Path, *, validat
                                   f"written to {out}: {v.problems[0]}{more}. Review that step's `checks:`/`assert` in "
                                   "the recipe (docs/recipes.md), or pass --no-validate to keep it unchecked")
             done.validated = True
+            if cheats:
+                done.cheats = got[1]  # type: ignore[assignment]
+                if progress:
+                    for c in done.cheats:
+                        fin = (f"Final {c.final:.2f}, {c.steps_passed}/{c.steps} step(s) credited" if c.final is not None
+                               else "not scored")
+                        progress(f"cheat {c.cheat}: {fin}" + (f" ({c.note})" if c.note else ""))
+                bad = [c for c in done.cheats if not c.ok]
+                for c in bad:
+                    msg = (f"cheat {c.cheat} scores Final {c.final:.2f} on this task ({c.note})" if c.final is not None
+                           else f"cheat {c.cheat} could not be judged ({c.note})")
+                    msg += (": the task does not defend the steps it credits; a probe of the recipe's own that asks, "
+                            "early, what a replay cannot show guards them (docs/recipes.md, \"Probes\")")
+                    done.warnings.append(msg)
+                    if progress:
+                        progress(f"warning: {msg}")
+                _note_cheats(staging, done.cheats)
+                if strict and bad:
+                    c = bad[0]
+                    raise RecordError(f"{recipe_obj.id}: cheat {c.cheat} scores "
+                                      f"{'Final %.2f' % c.final if c.final is not None else 'no score'} on the recorded "
+                                      f"task, above {15} ({c.note}); nothing was written to {out}. Guard those steps "
+                                      "with a probe (docs/recipes.md, \"Probes\")")
         replace_dir(staging, out)
         done.task = done.task.bind(out)
         return done
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _note_cheats(task_dir: Path, scores: list[CheatScore]) -> None:
+    """Keep the cheat check in reference/record.json (``cheats``) and its warnings among the recorder's."""
+    f = task_dir / "reference" / "record.json"
+    try:
+        data = json.loads(f.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    data["cheats"] = [{"cheat": c.cheat, "final": c.final, "steps_passed": c.steps_passed, "note": c.note} for c in scores]
+    data["warnings"] = list(data.get("warnings") or []) + [f"cheat {c.cheat} scores Final {c.final:.2f} ({c.note})"
+                                                           for c in scores if not c.ok and c.final is not None]
+    f.write_text(json.dumps(data, indent=1))
 
 
 def _warnings(task_dir: Path) -> list[str]:

@@ -119,3 +119,43 @@ async def run_async(tasks_dir: Path | None, out_dir: Path, *, only: list[str] | 
 def run(tasks_dir: Path | None, out_dir: Path, *, only: list[str] | None = None, progress: Progress | None = None,
         root: Path = DATA) -> list[Verdict]:
     return asyncio.run(run_async(tasks_dir, Path(out_dir), only=only, progress=progress, root=root))
+
+
+def refresh_tasks(suite_dir: Path, root: Path = DATA, *, only: list[str] | None = None) -> list[str]:
+    """Replace the set's task folders by the tasks of a built suite (after a recorder change: the labels stay, they
+    are about the pages; the evidence and probes the judge asks come from the recorder). Copies ``task.json``,
+    ``targets/`` and, for an own site, ``assets/`` (a third-party site's files are never committed). Returns the ids
+    refreshed."""
+    import shutil
+
+    done = []
+    for d in sorted(p for p in root.iterdir() if p.is_dir()):
+        if only and d.name not in only:
+            continue
+        src = Path(suite_dir) / d.name
+        if not (src / "task.json").is_file():
+            continue
+        dst = d / "task"
+        for sub in ("targets", "assets"):
+            shutil.rmtree(dst / sub, ignore_errors=True)
+        (dst / "task.json").write_bytes((src / "task.json").read_bytes())
+        if (src / "targets").is_dir():
+            shutil.copytree(src / "targets", dst / "targets")
+        if not d.name.startswith("tp-") and (src / "assets").is_dir():
+            shutil.copytree(src / "assets", dst / "assets")
+        done.append(d.name)
+    return done
+
+
+if __name__ == "__main__":
+    import argparse
+    import sys
+
+    ap = argparse.ArgumentParser(prog="python -m iwrbench.validity.reconstructions",
+                                 description="Refresh the reconstruction set's task folders from a built suite "
+                                             "(the pages and their labels stay).")
+    ap.add_argument("--refresh-tasks", type=Path, required=True, metavar="SUITE_DIR")
+    ap.add_argument("--task", action="append")
+    a = ap.parse_args()
+    ids = refresh_tasks(a.refresh_tasks, only=a.task)
+    print(f"refreshed {len(ids)} task(s): {', '.join(ids)}", file=sys.stderr)

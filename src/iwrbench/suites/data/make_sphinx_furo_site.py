@@ -1,0 +1,29 @@
+"""Write ``ferrylog-furo.pyz`` into the folder given as the first argument.
+
+Used by the third-party Furo recipes (``tp-furo-*.yaml``): the Ferrylog documentation project
+(``_ferrylog_docs``) with ``html_theme = "furo"``, packed by ``_sitepyz`` into one zip app that
+the recipe's Python (the venv with ``furo`` and Sphinx) runs as ``python ferrylog-furo.pyz PORT``:
+it builds the site with ``sphinx-build`` and serves it on 127.0.0.1:PORT.
+
+    python make_sphinx_furo_site.py OUT_DIR
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from _ferrylog_docs import project
+from _sitepyz import write_pyz
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print("usage: python make_sphinx_furo_site.py OUT_DIR", file=sys.stderr)
+        return 2
+    write_pyz(Path(argv[1]) / "ferrylog-furo.pyz", project("furo"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
