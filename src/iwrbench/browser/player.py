@@ -29,9 +29,9 @@ For each difference between the recorder and the judge, what is right for each:
 - Type: both click the field, clear it unless the recipe said ``clear: false``, type key by key and check
   the field shows the text (a recipe typing into a field that refuses it fails while recording). Only the
   judge focuses a field it cannot click.
-- Press: both press the key where the focus is (the judge grounds no element for a key; the recorder, which
-  knows the recipe's target, passes none either and warns when the target did not hold the focus). Select: the
-  same for both (choose by label, else by value).
+- Press: both press the key where the focus is (the judge grounds no element for a key; the recorder's rules
+  never focus the recipe's target, and the recorder warns when the target did not hold it). Select: the same for
+  both (choose by label, else by value).
 
 The published set's knobs (``Rules``: ``click_fallbacks``, ``scroll="published"``, ``typing="published"``,
 ``kinds``, the network-idle wait before grounding, ``executed``, ``unknown_key``, the load wait after a click,
@@ -132,7 +132,7 @@ class Rules:
 RECORDER = Rules(name="recorder", who="the recorder", pace=Pace(move_s=0.35, move_steps=10, type_delay_ms=35, scroll_notches=6,
                                             notch_s=0.05),
                  click_timeout_ms=None, click_fallbacks=(), hover_force=False, scroll_fallback=False,
-                 type_focus_fallback=False, press_focus="must")
+                 type_focus_fallback=False, press_focus="no")
 #: the recorder's passes that nobody watches (pass 2, probes): the same rules at once
 RECORDER_QUICK = replace(RECORDER, name="recorder-quick", pace=Pace())
 #: the judge (offline@2) and the oracle replay: the same events as the recorder, every fair fallback

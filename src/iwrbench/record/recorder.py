@@ -337,9 +337,10 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                         await _move(page, res.timeline, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), full)
                         await asyncio.sleep(0.05)
                         res.pre[i] = await timed(P + "screenshot", screenshot(page))
-                if a.type == "Press" and el is not None:
+                if full and a.type == "Press" and el is not None:
                     # a key goes where the focus is, as in the judge (which grounds no element for a Press): the
-                    # recorder never moves the focus for it, a person would have clicked or tabbed there first
+                    # recorder's rules never move the focus for it (press_focus="no"), a person would have clicked
+                    # or tabbed there first; the video pass notes a target without the focus for the warning
                     try:
                         has = await read(page, _HAS_FOCUS_JS, el)
                     except WorldUnavailable:
@@ -348,8 +349,8 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                         has = True
                     if not has:
                         res.unfocused[i] = a.target or ""
-                done = await timed(P + "play", play(page, a.action, None if a.type == "Press" else el, vp,
-                                                    RECORDER if full else RECORDER_QUICK, trace=res.timeline, step=i))
+                done = await timed(P + "play", play(page, a.action, el, vp, RECORDER if full else RECORDER_QUICK,
+                                                    trace=res.timeline, step=i))
                 if not done.executed:  # the recorder falls back on nothing: the recipe is wrong
                     raise RecordError(f"{label}step {i}: {a.type} failed: {done.reason(a.type)}")
                 rep = await timed(P + "settle", settle(page, tracker, timeout_ms=SETTLE_TIMEOUT_MS, after_action=True))
