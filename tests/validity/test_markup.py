@@ -345,3 +345,18 @@ def test_verification_reads_the_words_a_small_pixel_difference_can_hide(tmp_path
     assert missing_words(gt, same) == []
     assert set(missing_words(gt, empty)) >= {"select", "name", "from", "authors"}
     assert missing_words(empty, gt) == []
+
+
+def test_a_word_read_another_way_is_not_a_missing_one():
+    """OCR reads a slightly re-rendered line differently ('hem' for 'them', 'ren' inside 'green'): not gone;
+    a word read nowhere on the page, or read fewer times than on the checkpoint, is."""
+    from collections import Counter
+
+    from iwrbench.validity.markup.verify import words_gone
+
+    page = Counter(["them", "green", "apples", "milk"])
+    assert words_gone(Counter(["hem", "ren", "apples", "milk"]), page) == []
+    assert words_gone(Counter(["appies", "milk"]), page) == []
+    assert words_gone(Counter(["select", "authors", "milk"]), page) == ["authors", "select"]
+    assert words_gone(Counter(["milk", "milk"]), page) == ["milk"]
+

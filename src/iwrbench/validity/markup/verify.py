@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import Counter
 import re
 import time
 from dataclasses import dataclass, field
@@ -20,21 +21,60 @@ from .shim import SURVIVORS_JS
 #: is a small share of the pixels
 TEXT_CHECK_SHARE = 0.0005
 MIN_MISSING_WORDS = 2
+#: how alike (difflib's ratio) a word read on the page must be to one read on the checkpoint to count as it
+NEAR_WORD = 0.75
+#: a word's strokes: pixels this far from its box's commonest grey; gone when this share of them changed that much
+INK_LEVEL = 40
+INK_CHANGED = 0.3
 
 
 def missing_words(reference: Path, shot: Path) -> list[str]:
     """Words OCR reads on ``reference`` and not on ``shot`` (3+ characters with a letter; a word
-    counts as often as it is read). Tesseract, independent of the judge's reader; [] without it."""
-    from collections import Counter
+    counts as often as it is read). Tesseract, independent of the judge's reader; [] without it.
+
+    Not missing: a word whose strokes are still painted where it was read, pixel for pixel (OCR read the
+    line another way beside a slight change: 'HEM' over an unchanged button), and a word read nowhere on
+    ``shot`` but close to one read there (a part of it, or most of its letters: 'hem' beside 'them')."""
+    from PIL import Image, ImageChops
 
     from ...generate.cheats import ocr_words
 
-    def words(p: Path) -> Counter:
-        return Counter(w for w in (re.sub(r"[^\w]", "", x.text).lower() for x in ocr_words(p))
-                       if len(w) >= 3 and any(c.isalpha() for c in w))
+    def norm(t: str) -> str:
+        return re.sub(r"[^\w]", "", t).lower()
 
-    a, b = words(reference), words(shot)
-    return sorted((a - b).elements())
+    def keep(w: str) -> bool:
+        return len(w) >= 3 and any(c.isalpha() for c in w)
+
+    with Image.open(reference) as ra, Image.open(shot) as sa:
+        ref, cur = ra.convert("L"), sa.convert("L")
+    if ref.size != cur.size:
+        cur = cur.resize(ref.size)
+
+    def still_painted(box: tuple[int, int, int, int]) -> bool:
+        """Are the word's strokes on the reference still there, pixel for pixel, on the shot?"""
+        x, y, w, h = box
+        crop = (x, y, x + max(1, w), y + max(1, h))
+        r = ref.crop(crop)
+        bg = max(r.getcolors(1 << 16) or [(0, 0)])[1]
+        ink = [i for i, v in enumerate(r.tobytes()) if abs(v - bg) > INK_LEVEL]
+        if not ink:
+            return True
+        d = ImageChops.difference(r, cur.crop(crop)).tobytes()
+        return sum(1 for i in ink if d[i] > INK_LEVEL) < INK_CHANGED * len(ink)
+
+    read = [(w, still_painted(box)) for w, box in ((norm(x.text), x.box) for x in ocr_words(reference)) if keep(w)]
+    here = Counter(w for w in (norm(x.text) for x in ocr_words(shot)) if keep(w))
+    return words_gone(Counter(w for w, p in read if not p), here - Counter(w for w, p in read if p))
+
+
+def words_gone(a: Counter, b: Counter) -> list[str]:
+    """The words of ``a`` that ``b`` lacks (counted), less those ``b`` reads another way (``missing_words``)."""
+    from difflib import SequenceMatcher
+
+    def near(w: str, x: str) -> bool:
+        return w in x or (x in w and len(x) >= 3) or SequenceMatcher(None, w, x).ratio() >= NEAR_WORD
+
+    return sorted(w for w in (a - b).elements() if w in b or not any(near(w, x) for x in b))
 
 
 @dataclass
