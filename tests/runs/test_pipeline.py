@@ -96,7 +96,7 @@ def test_each_task_is_judged_once_built_a_failed_build_is_said_and_an_interrupte
     spec = RunDir(out).read_spec()
     assert spec.build["complete"] is False and not (out / "summary.json").exists()
     assert spec.task_ids == ["a-count"] and {r["task_id"] for r in first} == {"a-count"}
-    assert len(first) < len(MODELS), "the whole first task was judged before the interrupt"
+    # (a-count's second unit may have been written while the interrupt was on its way: the blank page judges fast)
 
     # 2. the same run, resumed (from Python: its progress events timed as they arrive)
     heard: list[tuple[float, str, dict]] = []
@@ -112,7 +112,12 @@ def test_each_task_is_judged_once_built_a_failed_build_is_said_and_an_interrupte
     built_b = at("task_built", "b-count", ok=True, reused=False)
     assert built_b, "b-count was built before the interrupt, or not at all: " + repr([(k, i) for _, k, i in heard][:8])
     assert at("task_built", "a-count", ok=True, reused=True)
-    assert min(at("unit_start", "a-count")) < built_b[0], "no unit was judged while b-count was being recorded"
+    # the first run judged a-count's units while b-count was being recorded (rows written, the build incomplete);
+    # what it left of them is judged here before b-count's recording ends
+    if len(first) < len(MODELS):
+        assert min(at("unit_start", "a-count")) < built_b[0], "no unit was judged while b-count was being recorded"
+    else:
+        assert not at("unit_start", "a-count")
     assert min(at("unit_start", "b-count")) > built_b[0]
     # the broken recipe: built twice, said, never judged
     failed = [i for _, k, i in heard if k == "task_built" and i["task"] == "c-broken"]
