@@ -1,7 +1,7 @@
 """How wide is a model's 95% interval of Final, and how wide would it be with another number of tasks?
 
     .venv/bin/python bench/intervals.py RUN_DIR [RUN_DIR ...] [--sizes 32,40,60,113,120,200]
-                                        [--resamples 10000] [--json FILE]
+                                        [--resamples 10000] [--within SUITE] [--json FILE]
 
 For every run folder and every model in it: n (its scored tasks), Final, the 95% interval the leaderboard
 shows (``iwrbench.runs.bootstrap``: tasks resampled with replacement, the row recomputed as published) and
@@ -27,7 +27,8 @@ from pathlib import Path
 DEFAULT_SIZES = (32, 40, 60, 113, 120, 200)
 
 
-def measure(run_dir: Path, sizes: list[int], resamples: int) -> dict:
+def measure(run_dir: Path, sizes: list[int], resamples: int, within: str | None = None) -> dict:
+    """``within``: only the tasks of that bundled suite (e.g. `default` inside a run of `full`)."""
     from iwrbench.protocols import W_HVS, W_IFS, W_LVS, W_VFS
     from iwrbench.runs.bootstrap import row_intervals, scored
     from iwrbench.runs.rundir import RunDir
@@ -35,8 +36,15 @@ def measure(run_dir: Path, sizes: list[int], resamples: int) -> dict:
 
     rd = RunDir(run_dir)
     spec = rd.read_spec()
+    keep = None
+    if within:
+        from iwrbench.suites.catalog import recipe_files
+
+        keep = {f.stem for f in recipe_files(within)}
     by_model: dict[str, list] = {}
     for r in rd.results().values():
+        if keep is not None and r.task_id not in keep:
+            continue
         by_model.setdefault(r.model, []).append(r)
     models = []
     for model, results in by_model.items():
@@ -55,8 +63,8 @@ def measure(run_dir: Path, sizes: list[int], resamples: int) -> dict:
                        "width": None if row.final_ci is None else round(row.final_ci.width, 2),
                        "sd": None if sd is None else round(sd, 2), "at": at, "errors": row.errors})
     models.sort(key=lambda x: -(x["final"] if x["final"] is not None else -1))
-    return {"run": str(run_dir), "suite": spec.suite, "suite_hash": spec.suite_hash, "protocol": spec.protocol,
-            "tasks": len(spec.task_ids), "resamples": resamples, "models": models}
+    return {"run": str(run_dir), "suite": spec.suite + (f" (only the tasks of {within})" if within else ""), "suite_hash": spec.suite_hash, "protocol": spec.protocol,
+            "tasks": len([t for t in spec.task_ids if keep is None or t in keep]), "resamples": resamples, "models": models}
 
 
 def table(m: dict, sizes: list[int]) -> str:
@@ -85,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="numbers of tasks to project the width to, comma-separated (default %(default)s)")
     ap.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default %(default)s)")
     ap.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
+    ap.add_argument("--within", metavar="SUITE", help="only the tasks of this bundled suite (e.g. default, inside a "
+                                                      "run of full); default: every task of the run")
     a = ap.parse_args(argv)
     from iwrbench.errors import IwrError
 
@@ -99,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     out = []
     for run in a.runs:
         try:
-            m = measure(run, sizes, a.resamples)
+            m = measure(run, sizes, a.resamples, a.within)
         except IwrError as e:
             print(f"intervals.py: {e}", file=sys.stderr)
             return 2

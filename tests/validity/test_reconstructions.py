@@ -25,6 +25,20 @@ def test_the_set_covers_enough_tasks_and_domains():
     assert len(failing) >= 8, "the set needs pages whose steps really fail, not only perfect pages"
 
 
+def test_a_variant_is_exported_as_a_folder_a_replay_model_reads(tmp_path):
+    """``--export-pages``: each task's page of one variant at DIR/<task_id>/index.html (a mutant: its careful page
+    with the edits applied), so the set can be judged as one model's pages on a built suite."""
+    items = R.load_set()
+    mutants = [(t.parent.name, v, p) for t, v, p, _ in items if (p / "edits.json").is_file()]
+    assert mutants
+    task, variant, page = mutants[0]
+    ids = R.export_pages(tmp_path / "m", variant, only=[task])
+    assert ids == [task] and (tmp_path / "m" / task / "index.html").read_text() == R.page_html(page)
+    careful = R.export_pages(tmp_path / "c", "careful")
+    assert sorted(careful) == sorted({t.parent.name for t, v, _, _ in items if v == "careful"})
+    assert all((tmp_path / "c" / t / "index.html").is_file() for t in careful)
+
+
 #: careful pages of the held-out batch judged in the everyday tier too (a false fail would show): a chart
 #: point under a transparent hit area, a form with typed text, a third-party app's dialog
 EVERYDAY_CAREFUL = ("dashboard-explore", "login-errors", "tp-gentelella-kanban")

@@ -147,15 +147,36 @@ def refresh_tasks(suite_dir: Path, root: Path = DATA, *, only: list[str] | None 
     return done
 
 
+def export_pages(dest: Path, variant: str, root: Path = DATA, *, only: list[str] | None = None) -> list[str]:
+    """Write each task's ``variant`` page as ``dest/<task_id>/index.html``: a folder for ``--model replay:DIR``, so
+    the set's pages are judged as one model's on a built suite (with its video and checkpoints: Final, not only the
+    prefix). Returns the task ids written."""
+    done = []
+    for task_dir, v, page, _ in load_set(root):
+        if v == variant and (not only or task_dir.parent.name in only):
+            materialise(page, Path(dest) / task_dir.parent.name)
+            done.append(task_dir.parent.name)
+    return done
+
+
 if __name__ == "__main__":
     import argparse
     import sys
 
     ap = argparse.ArgumentParser(prog="python -m iwrbench.validity.reconstructions",
                                  description="Refresh the reconstruction set's task folders from a built suite "
-                                             "(the pages and their labels stay).")
-    ap.add_argument("--refresh-tasks", type=Path, required=True, metavar="SUITE_DIR")
+                                             "(the pages and their labels stay), or write one variant's pages as a "
+                                             "folder for `--model replay:DIR`.")
+    ap.add_argument("--refresh-tasks", type=Path, metavar="SUITE_DIR")
+    ap.add_argument("--export-pages", type=Path, metavar="DIR", help="write DIR/<task_id>/index.html")
+    ap.add_argument("--variant", default="careful", help="the pages --export-pages writes (default %(default)s)")
     ap.add_argument("--task", action="append")
     a = ap.parse_args()
-    ids = refresh_tasks(a.refresh_tasks, only=a.task)
-    print(f"refreshed {len(ids)} task(s): {', '.join(ids)}", file=sys.stderr)
+    if not a.refresh_tasks and not a.export_pages:
+        ap.error("give --refresh-tasks SUITE_DIR or --export-pages DIR")
+    if a.refresh_tasks:
+        ids = refresh_tasks(a.refresh_tasks, only=a.task)
+        print(f"refreshed {len(ids)} task(s): {', '.join(ids)}", file=sys.stderr)
+    if a.export_pages:
+        ids = export_pages(a.export_pages, a.variant, only=a.task)
+        print(f"wrote the {a.variant} pages of {len(ids)} task(s) to {a.export_pages}", file=sys.stderr)
