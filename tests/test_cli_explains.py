@@ -260,3 +260,31 @@ def test_schema_recipe_prints_the_recipe_schema_with_a_description_per_field(cap
     assert main(["schema", "recipes"]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "no schema named 'recipes'" in err and "recipe" in err and "taskresult" in err
+
+
+def test_iwr_record_says_how_long_is_left_at_the_video_pass_pace():
+    """Each step of the video pass gets the time left: its remaining steps at the pace so far, the video's
+    encoding, then the validation (about 0.65 of the recording); the validation's line its own estimate."""
+    from iwrbench.cli import RecordEta
+
+    now = [0.0]
+    lines: list[str] = []
+    eta = RecordEta(True, clock=lambda: now[0], out=lines.append)
+    now[0] = 2.0
+    eta("step 1/5: Click the 'Add' button")
+    now[0] = 6.0
+    eta("step 2/5: Type 'milk' in the box")  # 4 s per step: 4 steps more (16 s) + 3 s, then 0.65 x 25 s
+    now[0] = 7.0
+    eta("replaying the recipe with seed(s) 1000")
+    now[0] = 30.0
+    eta("validating: replaying the task on its source")
+    assert lines[0] == "  step 1/5: Click the 'Add' button"
+    assert lines[1] == "  step 2/5: Type 'milk' in the box (about 0 min 35 s left)"  # 19 + 16.25
+    assert lines[2] == "  replaying the recipe with seed(s) 1000"
+    assert lines[3].endswith("(about 0 min 19 s left)")
+    quiet = RecordEta(False, clock=lambda: now[0], out=lines.append)
+    now[0] += 4
+    quiet("step 1/2: x")
+    now[0] += 4
+    quiet("step 2/2: y")
+    assert lines[-1] == "  step 2/2: y (about 0 min 07 s left)"
