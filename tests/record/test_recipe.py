@@ -161,3 +161,30 @@ def test_a_step_is_named_by_its_type_once():
     assert step_text("Scroll", "scroll down to the footer") == "Scroll down to the footer"
     assert step_text("Type", "the 'Email' box") == "Type the 'Email' box"
     assert step_text("Hover", "") == "Hover"
+
+
+def test_recorder_made_probes_the_judge_fails_on_the_source_are_dropped_recipe_ones_refuse(tmp_path):
+    """Validation lists each probe that fails on the source; when every problem is such a probe made by the
+    recorder (automatic or derived), recording drops them from task.json (and says so); a recipe's own probe
+    failing, or any other problem, keeps the task refused."""
+    import json as _json
+
+    from iwrbench.validate.check import Validation
+    from iwrbench.validate.make import _drop_probes
+
+    mine = "probe derived-skip-1 fails on the source: step 1: 'Symptom checker' is still on screen"
+    v = Validation("t", ok=False, problems=[mine], own_probes_failing={"derived-skip-1": mine})
+    assert v.droppable()
+    v.problems.append("probe back-with-keys fails on the source: step 2: failed")  # a recipe probe
+    assert not v.droppable()
+    assert not Validation("t", ok=False, problems=["oracle IFS 50.0 < 100 (step 2: failed)"]).droppable()
+    assert not Validation("t", ok=True).droppable()
+
+    (tmp_path / "reference").mkdir()
+    (tmp_path / "task.json").write_text(_json.dumps({"id": "t", "probes": [
+        {"name": "derived-skip-1", "kind": "derived"}, {"name": "back-with-keys", "kind": "recipe"}]}))
+    (tmp_path / "reference" / "record.json").write_text(_json.dumps({"warnings": []}))
+    _drop_probes(tmp_path, {"derived-skip-1"}, [mine + "; the probe is dropped"])
+    assert [p["name"] for p in _json.loads((tmp_path / "task.json").read_text())["probes"]] == ["back-with-keys"]
+    meta = _json.loads((tmp_path / "reference" / "record.json").read_text())
+    assert meta["probes_dropped_at_validation"] == ["derived-skip-1"] and "dropped" in meta["warnings"][0]

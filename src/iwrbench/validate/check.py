@@ -33,6 +33,13 @@ class Validation:
     ifs: float | None = None
     checkpoints: dict[int, float] = field(default_factory=dict)  # share of differing pixels
     result: Any = None
+    #: probes the recorder made (automatic or derived) that the judge fails on the source: name -> the problem
+    #: listed for it in ``problems`` (a recording drops them instead: ``droppable``)
+    own_probes_failing: dict[str, str] = field(default_factory=dict)
+
+    def droppable(self) -> bool:
+        """Is every problem a recorder-made probe that fails on the source (so dropping those probes mends it)?"""
+        return bool(self.own_probes_failing) and set(self.problems) <= set(self.own_probes_failing.values())
 
 
 def check_files(task: Task) -> list[str]:
@@ -109,6 +116,17 @@ async def validate_oracle(task: Task, browser: Any, out_dir: Path, recipes: Any 
                 failed = [c.detail for c in bad.assertion.checks if not c.passed]
                 why = why or "; ".join(d for d in failed if d)
         v.problems.append(f"oracle IFS {ifs:.1f} < 100 (step {bad.index if bad else '?'}: {why or 'failed'})")
+    # a probe must hold on the source as the judge reads it, or it caps the source's own credit when judged
+    kinds = {p.name: p.kind for p in task.probes}
+    for pr in rep.probes:
+        if pr.passed or pr.skipped:
+            continue
+        bad_step = next((s for s in pr.steps if not s.passed), None)
+        msg = (f"probe {pr.name} fails on the source: "
+               + (f"step {bad_step.index}: {bad_step.error or 'failed'}" if bad_step else (pr.error or "failed")))
+        v.problems.append(msg)
+        if kinds.get(pr.name, "recipe") != "recipe":
+            v.own_probes_failing[pr.name] = msg
     for i in [0] + [k for k, a in enumerate(task.action_sequence, 1) if a.visual_evaluation_flag]:
         shot = out_dir / f"step_{i}.png"
         if not shot.is_file():

@@ -184,6 +184,18 @@ async def record_task_async(recipe: "Path | str | object", out: Path, *, validat
                 if isinstance(r, BaseException):
                     raise r
             [v] = got[0]  # type: ignore[misc]
+            if not v.ok and v.droppable():
+                # probes the recorder made whose answer the judge does not read on the source: dropped (as the
+                # recorder drops one whose own guess fails there), and the cheats judged again without them
+                for msg in v.own_probes_failing.values():
+                    done.warnings.append(f"{msg}; the probe is dropped")
+                    if progress:
+                        progress(f"warning: {msg}; the probe is dropped")
+                _drop_probes(staging, set(v.own_probes_failing), done.warnings)
+                done.task = load_task(staging)
+                v.ok, v.problems = True, []
+                if cheats:
+                    got[1] = await timed("validate.cheats", cheat_check(staging, None, ocr_dir))
             done.oracle_ifs, done.checkpoints = v.ifs, dict(v.checkpoints)
             if not v.ok:
                 more = f" (+{len(v.problems) - 1} more)" if len(v.problems) > 1 else ""
@@ -219,6 +231,22 @@ async def record_task_async(recipe: "Path | str | object", out: Path, *, validat
         return done
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _drop_probes(task_dir: Path, names: set[str], warnings: list[str]) -> None:
+    """Take the probes ``names`` out of the task folder's task.json (and keep ``warnings`` in reference/record.json)."""
+    f = task_dir / "task.json"
+    data = json.loads(f.read_text(encoding="utf-8"))
+    data["probes"] = [p for p in data.get("probes") or [] if p.get("name") not in names]
+    f.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    rec = task_dir / "reference" / "record.json"
+    try:
+        meta = json.loads(rec.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    meta["warnings"] = list(warnings)
+    meta["probes_dropped_at_validation"] = sorted(names)
+    rec.write_text(json.dumps(meta, indent=1))
 
 
 def _note_cheats(task_dir: Path, scores: list[CheatScore]) -> None:
