@@ -225,9 +225,11 @@ def test_a_neighbour_is_named_by_its_own_text_in_the_step_s_words():
     d = "the red 'Too many courgettes' title under 'Other articles'"
     assert neighbour_description(d, "Too many courgettes", "The first raspberries", []) == \
         "the red 'The first raspberries' title under 'Other articles'"
-    # only the quote that names the target is replaced, whatever its place
+    # only the quote that names the target is replaced, whatever its place; or the quote of its surroundings
     assert neighbour_description("the tag under ‘Lifting potatoes’, “harvest”", "harvest", "onions", []) == \
         "the tag under ‘Lifting potatoes’, “onions”"
+    assert neighbour_description("the '+' button at the right of the 'Review' column header", "Review", "Doing", []) == \
+        "the '+' button at the right of the 'Doing' column header"
     # no quote of the target's own text (a pin named by its place), a quoted or long text, or a control another
     # step names: no neighbour
     assert neighbour_description("the pin in Fenwick Park", "€745k", "€415k", []) is None
@@ -243,7 +245,7 @@ def test_derived_candidates_undo_a_key_and_act_on_a_look_alike_neighbour(tmp_pat
     p = tmp_path / "r.yaml"
     p.write_text(KEYS_AND_PINS)
     r = load_recipe(p)
-    nb = {1: ("€415k", [("html > body > i:nth-child(2)", "€745k"), ("html > body > i:nth-child(3)", "€329k")])}
+    nb = {1: [("html > body > i:nth-child(2)", "€415k", "€745k"), ("html > body > i:nth-child(3)", "€415k", "€329k")]}
     plans = {x.name: x for x in derive_plans(r, changed={1, 2, 3, 4}, neighbours=nb)}
     undo = plans["derived-undo-key-3"]
     assert [(a.type, a.key) for a in undo.actions][-2:] == [("Press", "ArrowRight"), ("Press", "ArrowLeft")]

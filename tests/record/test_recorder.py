@@ -293,3 +293,43 @@ def test_a_hover_on_a_look_alike_neighbour_guards_the_first_step(tmp_path):
     assert any(line.startswith("every main step") for line in rec["probes"]), rec["probes"]
     # the visit without its first step, kept first, guards nothing the neighbour does not: dropped again
     assert [p.name for p in task.probes if p.kind == "derived"] == ["derived-neighbour-1"], rec["derived_probes"]
+
+
+def test_look_alike_neighbours_are_named_by_their_own_text_or_by_their_surroundings(tmp_path):
+    # decks with a 'Study' button each (the same text: named by the deck's title, a heading with a badge), and tags
+    # (each its own text); a disabled button, a hidden tag and a tag shown twice on the page are no neighbours
+    import asyncio
+
+    from playwright.async_api import async_playwright
+
+    from iwrbench.browser.core import launch_browser
+    from iwrbench.record import recorder
+    from iwrbench.sources import resolve_source
+
+    decks = "".join(f'<li class=deck><h2>{t} <span class=due>{n} due</span></h2><button class="primary"'
+                    f'{" disabled" if n == 0 else ""}>{"Study" if n else "All caught up"}</button></li>'
+                    for t, n in (("At the café", 4), ("Getting around", 3), ("Numbers", 0), ("Around the house", 2)))
+    tags = ('<p><a class=tag href=#h>harvest</a> <a class=tag href=#o>onions</a> <a class=tag href=#p hidden>peas</a> '
+            '<a class=tag href=#b>beans</a></p><p>beans</p>')
+    _site(tmp_path, f"<ul>{decks}</ul>{tags}<p id=o>-</p><script>document.querySelectorAll('button,a').forEach(b => "
+                    "b.addEventListener('click', () => document.getElementById('o').textContent = b.textContent))</script>")
+    recipe = load_recipe(_recipe(tmp_path, "  - {type: Click, target: 'li.deck:first-child button', "
+                                           "description: \"the green 'Study' button on the 'At the café' deck\"}\n"
+                                           "  - {type: Click, target: 'a.tag >> nth=0', description: \"the 'harvest' tag\"}\n"))
+
+    async def run():
+        tmp = tmp_path / "pass"
+        (tmp / "checkpoints").mkdir(parents=True)
+        async with async_playwright() as pw:
+            browser = await launch_browser(pw)
+            try:
+                return await recorder._run_pass(browser, recipe, resolve_source(recipe), recipe.actions, full=True,
+                                                tmp=tmp, progress=None, seed=recipe.seed)
+            finally:
+                await browser.close()
+
+    res = asyncio.run(run())
+    study, tag = res.steps[0].neighbours, res.steps[1].neighbours
+    assert [(old, new) for _, old, new in study] == [("At the café", "Getting around"), ("At the café", "Around the house")]
+    assert [(old, new) for _, old, new in tag] == [("harvest", "onions")]
+    assert all(sel.startswith("html > body") for sel, _, _ in study + tag)

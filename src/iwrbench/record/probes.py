@@ -160,14 +160,14 @@ def _plain(a: RecipeAction) -> RecipeAction:
 
 def derive_plans(recipe: Recipe, *, options: dict[int, list[str]] | None = None,
                  changed: set[int] | None = None,
-                 neighbours: dict[int, tuple[str, list[tuple[str, str]]]] | None = None) -> list[ProbePlan]:
+                 neighbours: dict[int, list[tuple[str, str, str]]] | None = None) -> list[ProbePlan]:
     """Candidate probes made from the trajectory itself (see the module doc); each is recorded, then kept only
     when it tells the source from a replay of the recording.
 
     ``options``: for each Select step, the options its menu offered on the source (labels); ``changed``: the main
     steps after which the source's screen showed different texts (a step done twice is tried on those);
-    ``neighbours``: for a Click or Hover step, its target's visible text and look-alike elements near it on the
-    source, as (selector, their visible text) pairs (``neighbour_description`` says whether one can be named)."""
+    ``neighbours``: for a Click or Hover step, look-alike elements near its target on the source, as (selector, the
+    quoted text of the description that names the target, the text that names the neighbour instead)."""
     if not recipe.auto_probe or recipe.probes == []:
         return []
     acts = recipe.actions
@@ -257,21 +257,21 @@ def derive_plans(recipe: Recipe, *, options: dict[int, list[str]] | None = None,
         seq = [_plain(a) for a in acts[:k - 1]] + [RecipeAction(type="Press", key=alt_key, description=f"press the {alt_key} key")]
         out.append(ProbePlan(f"derived-other-key-{k}", "derived", k, False, {}, seq, [*range(1, k), None],
                              why=f"the {alt_key} key (the recording uses it) in place of step {k}'s {acts[k - 1].key}"))
-    # a look-alike neighbour of the target: another tag, title, pin or card of the same kind, named by its own text
+    # a look-alike neighbour of the target: another tag, title, pin or card of the same kind, named as the step names
+    # its target with the quoted name swapped
     near = []
     for k in range(1, n + 1):
-        if acts[k - 1].type not in ("Click", "Hover") or k not in changed or k not in (neighbours or {}):
+        if acts[k - 1].type not in ("Click", "Hover") or k not in changed:
             continue
-        own, items = (neighbours or {})[k]
-        for sel, text in items:
-            desc = neighbour_description(acts[k - 1].description, own, text, acts)
+        for sel, old, new in (neighbours or {}).get(k, []):
+            desc = neighbour_description(acts[k - 1].description, old, new, acts)
             if desc:
-                near.append((k, sel, text, desc))
+                near.append((k, sel, new, desc))
                 break
     for k, sel, text, desc in near[:PER_KIND]:
         seq = [_plain(a) for a in acts[:k - 1]] + [RecipeAction(type=acts[k - 1].type, target=sel, description=desc)]
         out.append(ProbePlan(f"derived-neighbour-{k}", "derived", k, False, {}, seq, [*range(1, k), None],
-                             why=f"{acts[k - 1].type.lower()} on {text!r} instead of step {k}'s target"))
+                             why=f"{acts[k - 1].type.lower()} on the one of {text!r} instead of step {k}'s target"))
     return out
 
 
@@ -280,13 +280,14 @@ def _key_words(key: str) -> str:
             "PageDown": "Page Down", "PageUp": "Page Up"}.get(key, key)
 
 
-def neighbour_description(description: str | None, own: str, text: str, acts: list[RecipeAction]) -> str | None:
-    """The description of a look-alike neighbour: the step's own description with the quoted text that names its
-    target (``own``, the target's visible text) replaced by the neighbour's visible ``text`` ("the red 'Too many
-    courgettes' title under 'Other articles'" -> "the red 'The first raspberries' title under 'Other articles'").
-    None when the description does not quote the target's text (an icon, a pin named by its place) or the
-    neighbour's text is no good name (empty, long, quoted, or what another step of the trajectory names)."""
-    t, o = " ".join((text or "").split()), " ".join((own or "").split())
+def neighbour_description(description: str | None, old: str, new: str, acts: list[RecipeAction]) -> str | None:
+    """The description of a look-alike neighbour: the step's own description with the quoted text ``old`` that names
+    its target (its own text, or the text of its surroundings: a column, a card) replaced by ``new``, which names
+    the neighbour the same way ("the red 'Too many courgettes' title" -> "the red 'The first raspberries' title";
+    "the '+' button of the 'Review' column" -> "the '+' button of the 'Doing' column"). None when the description
+    does not quote ``old``, or ``new`` is no good name (empty, long, quoted, ``old`` itself, or the description of
+    another step of the trajectory)."""
+    t, o = " ".join((new or "").split()), " ".join((old or "").split())
     if not description or not t or not o or len(t) > 60 or t.casefold() == o.casefold() \
             or any(ch in t for ch in "'\"\u2018\u2019\u201c\u201d"):
         return None

@@ -72,20 +72,28 @@ Progress = Callable[[str], None]
 
 # --------------------------------------------------------------------------- one pass
 
-#: a target's visible text and up to three look-alike elements near it: the same tag and classes, painted whole in
-#: the viewport (the topmost element at their centre), with a short visible text of their own that the page shows
-#: once; nearest first (siblings, then up to four levels up). Each gets a selector by position in the DOM (used on
-#: the source only, to record the derived probe that acts on it)
-NEIGHBOURS_JS = r"""(el) => {
+#: look-alike elements near a target (the same tag and classes, painted whole in the viewport: the topmost element at
+#: their centre; enabled), up to three, each with the swap of a quoted name of the step's description that names it
+#: (``quotes``): its own text, when the target's is quoted and each has a short text of its own shown once on the
+#: page ('Too many courgettes' -> 'The first raspberries'); else the text of its surroundings that stands where a
+#: quoted text stands around the target (the '+' of the 'Review' column -> the '+' of the 'Doing' column; the
+#: 'Study' button of the 'At the café' deck -> that of the 'Travel phrases' deck). Nearest first (siblings, then up
+#: to four levels up). Each gets a selector by position in the DOM (used on the source only, to record the derived
+#: probe that acts on it)
+NEIGHBOURS_JS = r"""({el, quotes}) => {
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
   const shown = (e) => norm(e.innerText !== undefined ? e.innerText : e.textContent);  // SVG has no innerText
+  const low = (s) => s.toLowerCase();
+  const own_text = (e) => norm(Array.from(e.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent).join(' '));
   const own = shown(el);
   const out = {own, items: []};
-  if (!own || own.length > 60) return out;
+  const qs = (quotes || []).map(norm).filter(Boolean);
   const sig = (e) => e.tagName + '|' + Array.from(e.classList).filter((c) => !/active|current|selected|hover|focus|open|show/i.test(c)).sort().join(' ');
   const want = sig(el);
   const r0 = el.getBoundingClientRect();
-  const page = norm(document.body.innerText).toLowerCase();
+  const page = low(norm(document.body.innerText));
+  const once = (t) => { const x = low(t); return page.indexOf(x) >= 0 && page.indexOf(x) === page.lastIndexOf(x); };
+  const good = (t) => !!t && t.length <= 60 && !/['"\u2018\u2019\u201c\u201d]/.test(t);
   const path = (e) => {
     const parts = [];
     for (; e && e.nodeType === 1 && e !== document.documentElement; e = e.parentElement) {
@@ -95,30 +103,55 @@ NEIGHBOURS_JS = r"""(el) => {
     }
     return 'html > ' + parts.join(' > ');
   };
-  const seen = new Set([own.toLowerCase()]);
-  let anc = el.parentElement;
+  const up = (e, n) => { for (let i = 0; i < n && e; i++) e = e.parentElement; return e; };
+  // the target's own name, if the description quotes it
+  const byName = qs.some((q) => low(q) === low(own)) && good(own);
+  // a quoted text around the target: the smallest ancestor (up to six levels) holding an element that shows it
+  let ctx = null;
+  for (const q of qs) {
+    if (low(q) === low(own)) continue;
+    let a = el.parentElement;
+    for (let d = 1; d <= 6 && a && a !== document.body && !ctx; d++, a = a.parentElement) {
+      for (const x of a.querySelectorAll('*')) {
+        if (x.contains(el)) continue;
+        // an element showing the quote, or whose own text (beside its children's: a heading with a badge) is it
+        const how = low(own_text(x)) === low(q) ? 'own' : (low(shown(x)) === low(q) && !Array.from(x.children).some((y) => low(shown(y)) === low(q))) ? 'all' : null;
+        if (how) { ctx = {q, depth: d, sig: sig(x), how}; break; }
+      }
+    }
+    if (ctx) break;
+  }
   const cx = r0.left + r0.width / 2, cy = r0.top + r0.height / 2;
+  const seen = new Set([low(own)]);
+  let anc = el.parentElement;
   for (let depth = 0; depth < 4 && anc && anc !== document.documentElement && out.items.length < 3; depth++, anc = anc.parentElement) {
     const level = [];
     for (const c of anc.querySelectorAll(el.tagName)) {
       if (c === el || c.contains(el) || el.contains(c) || sig(c) !== want) continue;
       if (c.disabled || c.getAttribute('aria-disabled') === 'true' || c.closest('[inert]')) continue;
-      const t = shown(c);
-      if (!t || t.length > 60 || seen.has(t.toLowerCase())) continue;
       const r = c.getBoundingClientRect();
       if (r.width < 4 || r.height < 4 || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) continue;
       if (r.height > 3 * r0.height + 8 || r0.height > 3 * r.height + 8) continue;
       const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
       if (!hit || !(hit === c || c.contains(hit))) continue;
-      const low = t.toLowerCase();
-      if (page.indexOf(low) !== page.lastIndexOf(low)) continue;  // shown twice: its name would not say which
-      level.push({c, t, d: Math.hypot(r.left + r.width / 2 - cx, r.top + r.height / 2 - cy)});
+      let swap = null;
+      const t = shown(c);
+      if (byName && good(t) && low(t) !== low(own) && once(t)) swap = [own, t];
+      else if (ctx) {
+        const a = up(c, ctx.depth);
+        if (a && !a.contains(el)) {
+          const label = Array.from(a.querySelectorAll('*')).find((x) => !x.contains(c) && sig(x) === ctx.sig && shown(x));
+          const n = label ? (ctx.how === 'own' ? own_text(label) : shown(label)) : '';
+          if (good(n) && low(n) !== low(ctx.q) && once(n)) swap = [ctx.q, n];
+        }
+      }
+      if (swap && !seen.has(low(swap[1]))) level.push({c, swap, d: Math.hypot(r.left + r.width / 2 - cx, r.top + r.height / 2 - cy)});
     }
     level.sort((x, y) => x.d - y.d);
-    for (const {c, t} of level) {
-      if (out.items.length >= 3 || seen.has(t.toLowerCase())) continue;
-      seen.add(t.toLowerCase());
-      out.items.push({selector: path(c), text: t});
+    for (const {c, swap} of level) {
+      if (out.items.length >= 3 || seen.has(low(swap[1]))) continue;
+      seen.add(low(swap[1]));
+      out.items.push({selector: path(c), old: swap[0], new: swap[1]});
     }
   }
   return out;
@@ -133,9 +166,9 @@ class StepRecord:
     duration_s: float = 0.0
     #: a Select's menu: the labels of its options on the source (derived probes choose another one)
     options: list[str] = field(default_factory=list)
-    #: a Click's or Hover's target: its visible text and look-alike elements near it, as (selector, visible text)
-    #: (a derived probe acts on one instead)
-    neighbours: tuple[str, list[tuple[str, str]]] | None = None
+    #: a Click's or Hover's look-alike neighbours, as (selector, the quoted text of the step's description that
+    #: names the target, the text that names the neighbour instead) (a derived probe acts on one instead)
+    neighbours: list[tuple[str, str, str]] | None = None
 
 
 @dataclass
@@ -386,9 +419,9 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                 neighbours = None
                 if el is not None and full and a.type in ("Click", "Hover"):
                     try:
-                        got = await timed(P + "describe", read(page, NEIGHBOURS_JS, el))
-                        neighbours = (str(got.get("own") or ""), [(str(x["selector"]), str(x["text"]))
-                                                                  for x in got.get("items") or []][:3])
+                        got = await timed(P + "describe", read(page, NEIGHBOURS_JS,
+                                                               {"el": el, "quotes": quoted_phrases(a.description)}))
+                        neighbours = [(str(x["selector"]), str(x["old"]), str(x["new"])) for x in got.get("items") or []][:3]
                     except WorldUnavailable:
                         raise
                     except Exception:
