@@ -291,3 +291,20 @@ def test_derived_candidates_press_another_key_the_recording_uses(tmp_path):
     assert other.guards == 2 and other.step_mirrors == [1, None]
     # Space has no other key of its family in the recording: nothing in its place
     assert not any(n.startswith("derived-other-key-1") for n in plans)
+
+
+def test_other_text_keeps_the_echo_checks_and_drops_those_that_quote_the_typed_text_among_other_words(tmp_path):
+    # a filter box: 'page' typed, the cards that mention it checked; with other text, what the filter shows is not
+    # known (the source's recording decides), but the typed text's own echo and unrelated checks stay
+    from iwrbench.record.recorder import plan_probes
+
+    p = tmp_path / "r.yaml"
+    p.write_text("id: f\nsource: {site: ./site}\nactions:\n"
+                 "  - type: Type\n    target: '#q'\n    text: page\n    description: the filter box\n"
+                 "    checks:\n      - {kind: value_equals, value: page}\n"
+                 "      - {kind: text_visible, text: Design product detail page}\n"
+                 "      - {kind: text_absent, text: Define onboarding email sequence}\n")
+    auto = plan_probes(load_recipe(p))[0]
+    other = auto.replace["page"]
+    assert [(c.kind, getattr(c, "value", None) or getattr(c, "text", None)) for c in auto.actions[0].checks] == [
+        ("value_equals", other), ("text_absent", "Define onboarding email sequence")]

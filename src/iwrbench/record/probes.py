@@ -109,6 +109,21 @@ def _substitute(s: str | None, replace: dict[str, str]) -> str | None:
     return s
 
 
+def _echo_check(check: Any, replace: dict[str, str]) -> Any:
+    """A check of a step replayed with other text: a text that is the typed text becomes the other text (its echo);
+    one that holds the typed text among other words is dropped (what other input makes of it, a filter's results or a
+    heading built from it, is not known: the recording on the source decides that step); the rest stays."""
+    field = "text" if hasattr(check, "text") else "value" if isinstance(getattr(check, "value", None), str) else None
+    if field is None:
+        return check
+    v = getattr(check, field)
+    if v in replace:
+        return check.model_copy(update={field: replace[v]})
+    if any(old and old in v for old in replace):
+        return None
+    return check
+
+
 def plan_probes(recipe: Recipe) -> list[ProbePlan]:
     """The recipe's own probes, and the automatic one (other typed text) unless the recipe turns it off."""
     specs: list[RecipeProbe] = list(recipe.probes) if recipe.probes is not None else []
@@ -131,7 +146,7 @@ def plan_probes(recipe: Recipe) -> list[ProbePlan]:
                     first = first or j
                 b.assertion = _substitute(a.assertion, sp.replace)
                 if a.checks is not None:
-                    b.checks = [c.model_validate_json(_substitute(c.model_dump_json(), sp.replace) or "") for c in a.checks]
+                    b.checks = [c for c in (_echo_check(c, sp.replace) for c in a.checks) if c is not None]
                 acts.append(b)
             plans.append(ProbePlan(sp.name or f"probe-{k}", "text" if auto else "recipe", first or 1, True,
                                    dict(sp.replace), acts))

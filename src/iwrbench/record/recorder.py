@@ -740,7 +740,7 @@ def _build_probes(recipe: Recipe, probe_passes: list[tuple[ProbePlan, PassResult
         warnings += notes
         if not acts:
             continue
-        own = set(typed) | set(plan.replace.values())
+        own = set(typed) | set(plan.replace.values()) | {a.text for a in plan.actions if a.type == "Type" and a.text}
 
         def against(cut: list[Action], plan: ProbePlan = plan, own: set[str] = own) -> dict[str, Any]:
             return {shape: decisive_step(cut, first.views, first.shots, fair_views=first.views, own_texts=own,
