@@ -188,3 +188,123 @@ def test_recorder_made_probes_the_judge_fails_on_the_source_are_dropped_recipe_o
     assert [p["name"] for p in _json.loads((tmp_path / "task.json").read_text())["probes"]] == ["back-with-keys"]
     meta = _json.loads((tmp_path / "reference" / "record.json").read_text())
     assert meta["probes_dropped_at_validation"] == ["derived-skip-1"] and "dropped" in meta["warnings"][0]
+
+
+KEYS_AND_PINS = """\
+id: pins
+source: {site: ./site}
+actions:
+  - {type: Hover, target: "#p1", description: "the '€415k' price pin in the north of the map"}
+  - {type: Click, target: "#save", description: "the 'Save' button on the card"}
+  - {type: Press, key: ArrowRight, description: "press the right arrow"}
+  - {type: Press, key: ArrowRight, description: "press the right arrow again"}
+"""
+
+
+def test_two_shapes_of_replay_and_the_state_each_shows(tmp_path):
+    # a replay in order moves on at any event; a replay by kind of event only on the recorded kind: the same
+    # hovered control, any click, the recorded key
+    from iwrbench.record.probes import RecipeAction, replay_states
+
+    p = tmp_path / "r.yaml"
+    p.write_text(KEYS_AND_PINS)
+    main = load_recipe(p).actions
+    other_pin = RecipeAction(type="Hover", target="#p2", description="another pin")
+    left = RecipeAction(type="Press", key="ArrowLeft", description="left")
+    probe = [other_pin, main[0], main[1], main[2], left]
+    assert replay_states(probe, main, "order") == [(0, 1), (1, 2), (2, 3), (3, 4), (4, 4)]
+    assert replay_states(probe, main, "kind") == [(0, 0), (0, 1), (1, 2), (2, 3), (3, 3)]
+    # a key the page does not use does not move a replay by kind; the recorded key does
+    f9 = RecipeAction(type="Press", key="F9", description="f9")
+    assert replay_states([main[0], main[1], f9, main[2]], main, "kind") == [(0, 1), (1, 2), (2, 2), (2, 3)]
+
+
+def test_a_neighbour_is_named_by_its_own_text_in_the_step_s_words():
+    from iwrbench.record.probes import RecipeAction, neighbour_description
+
+    d = "the red 'Too many courgettes' title under 'Other articles'"
+    assert neighbour_description(d, "Too many courgettes", "The first raspberries", []) == \
+        "the red 'The first raspberries' title under 'Other articles'"
+    # only the quote that names the target is replaced, whatever its place; or the quote of its surroundings
+    assert neighbour_description("the tag under ‘Lifting potatoes’, “harvest”", "harvest", "onions", []) == \
+        "the tag under ‘Lifting potatoes’, “onions”"
+    assert neighbour_description("the '+' button at the right of the 'Review' column header", "Review", "Doing", []) == \
+        "the '+' button at the right of the 'Doing' column header"
+    # no quote of the target's own text (a pin named by its place), a quoted or long text, or a control another
+    # step names: no neighbour
+    assert neighbour_description("the pin in Fenwick Park", "€745k", "€415k", []) is None
+    assert neighbour_description(d, "Too many courgettes", "it's", []) is None
+    assert neighbour_description(d, "Too many courgettes", "x" * 61, []) is None
+    taken = [RecipeAction(type="Click", target="#a", description="the red 'Onions' title under 'Other articles'")]
+    assert neighbour_description(d, "Too many courgettes", "Onions", taken) is None
+
+
+def test_derived_candidates_undo_a_key_and_act_on_a_look_alike_neighbour(tmp_path):
+    from iwrbench.record.probes import derive_plans
+
+    p = tmp_path / "r.yaml"
+    p.write_text(KEYS_AND_PINS)
+    r = load_recipe(p)
+    nb = {1: [("html > body > i:nth-child(2)", "€415k", "€745k"), ("html > body > i:nth-child(3)", "€415k", "€329k")]}
+    plans = {x.name: x for x in derive_plans(r, changed={1, 2, 3, 4}, neighbours=nb)}
+    undo = plans["derived-undo-key-3"]
+    assert [(a.type, a.key) for a in undo.actions][-2:] == [("Press", "ArrowRight"), ("Press", "ArrowLeft")]
+    assert undo.guards == 4 and undo.step_mirrors == [1, 2, 3, None]
+    near = plans["derived-neighbour-1"]
+    assert len(near.actions) == 1 and near.guards == 1 and near.step_mirrors == [None]
+    assert (near.actions[0].type, near.actions[0].target) == ("Hover", "html > body > i:nth-child(2)")
+    assert near.actions[0].description == "the '€745k' price pin in the north of the map"
+    # a step whose screen did not change gets neither; a recipe without derived probes gets none
+    plans = {x.name for x in derive_plans(r, changed={2}, neighbours=nb)}
+    assert not any(x.startswith(("derived-undo-key", "derived-neighbour")) for x in plans)
+    p.write_text(KEYS_AND_PINS + "auto_probe: false\n")
+    assert derive_plans(load_recipe(p), changed={1, 2, 3, 4}, neighbours=nb) == []
+
+
+def test_a_probe_failing_where_it_asks_a_main_step_guards_only_from_that_step():
+    # the judge waives a probe's cap for a page that stopped at the main step the probe's failing step asks again
+    # (the same fault): so the visit without step 1, decided at what main step 2 asks, leaves step 1 open
+    from iwrbench.record.probes import guard_map
+    from iwrbench.records import Probe
+
+    skip = Probe(name="skip", kind="derived", guards=1, mirrors=False, actions=[], step_mirrors=[2, 3])
+    other = Probe(name="other", kind="derived", guards=1, mirrors=False, actions=[], step_mirrors=[None])
+    gm = guard_map([skip], 3, {"skip": 1})
+    assert [gm[i] for i in (1, 2, 3)] == [[], ["skip"], ["skip"]]
+    gm = guard_map([skip, other], 3, {"skip": 1, "other": 1})
+    assert gm[1] == ["other"] and gm[3] == ["skip", "other"]
+    assert guard_map([skip, other], 3, {"skip": 1, "other": None})[1] == []
+
+
+def test_derived_candidates_press_another_key_the_recording_uses(tmp_path):
+    from iwrbench.record.probes import derive_plans
+
+    p = tmp_path / "r.yaml"
+    p.write_text("id: cards\nsource: {site: ./site}\nactions:\n"
+                 "  - {type: Press, key: Space, description: the Space bar}\n"
+                 "  - {type: Press, key: '3', description: the 3 key (Good)}\n"
+                 "  - {type: Press, key: Space, description: the Space bar}\n"
+                 "  - {type: Press, key: '1', description: the 1 key (Again)}\n")
+    plans = {x.name: x for x in derive_plans(load_recipe(p), changed={1, 2, 3, 4})}
+    other = plans["derived-other-key-2"]
+    assert [(a.type, a.key) for a in other.actions] == [("Press", "Space"), ("Press", "1")]
+    assert other.guards == 2 and other.step_mirrors == [1, None]
+    # Space has no other key of its family in the recording: nothing in its place
+    assert not any(n.startswith("derived-other-key-1") for n in plans)
+
+
+def test_other_text_keeps_the_echo_checks_and_drops_those_that_quote_the_typed_text_among_other_words(tmp_path):
+    # a filter box: 'page' typed, the cards that mention it checked; with other text, what the filter shows is not
+    # known (the source's recording decides), but the typed text's own echo and unrelated checks stay
+    from iwrbench.record.recorder import plan_probes
+
+    p = tmp_path / "r.yaml"
+    p.write_text("id: f\nsource: {site: ./site}\nactions:\n"
+                 "  - type: Type\n    target: '#q'\n    text: page\n    description: the filter box\n"
+                 "    checks:\n      - {kind: value_equals, value: page}\n"
+                 "      - {kind: text_visible, text: Design product detail page}\n"
+                 "      - {kind: text_absent, text: Define onboarding email sequence}\n")
+    auto = plan_probes(load_recipe(p))[0]
+    other = auto.replace["page"]
+    assert [(c.kind, getattr(c, "value", None) or getattr(c, "text", None)) for c in auto.actions[0].checks] == [
+        ("value_equals", other), ("text_absent", "Define onboarding email sequence")]

@@ -230,3 +230,106 @@ def test_a_press_goes_where_the_focus_is_as_in_the_judge_and_an_unfocused_target
     assert any(w.startswith("step 2: the Press's target '#s' did not have the focus") for w in warnings), warnings
     # the slider did not move: nothing new is shown after step 2
     assert not any(t.kind == "appears" for t in (task.action_sequence[1].evidence.texts if task.action_sequence[1].evidence else []))
+
+
+def test_derived_probes_defeat_a_replay_by_kind_of_event_too(tmp_path):
+    # flash cards turned with the right arrow: a page that shows the next recorded card on the recorded key (and
+    # ignores other keys) passes the visit without its first step, the unused key and a key pressed twice (the last
+    # card stays); the key undone by its opposite (right, then left: the first card again) tells it from the app
+    _site(tmp_path, """<h1>Spanish basics</h1><p id=c>Card 1 of 4</p><p id=w>el gato</p><script>
+        const W = ['el gato', 'la casa', 'el perro', 'la mesa']; let i = 0;
+        addEventListener('keydown', e => {
+          if (e.key === 'ArrowRight') i = Math.min(3, i + 1); else if (e.key === 'ArrowLeft') i = Math.max(0, i - 1);
+          else return;
+          document.getElementById('c').textContent = 'Card ' + (i + 1) + ' of 4';
+          document.getElementById('w').textContent = W[i]; })</script>""")
+    r = load_recipe(_recipe(tmp_path, "  - {type: Press, key: ArrowRight, description: press the right arrow, "
+                                      "assert: \"'Card 2 of 4' and 'la casa'\"}\n"
+                                      "  - {type: Press, key: ArrowRight, description: press the right arrow again, "
+                                      "assert: \"'Card 3 of 4' and 'el perro'\"}\n"
+                                      "  - {type: Press, key: ArrowRight, description: press the right arrow once more, "
+                                      "assert: \"'Card 4 of 4' and 'la mesa'\"}\n"))
+    task = record(r, tmp_path / "out", passes=2)
+    rec = json.loads((task.dir / "reference" / "record.json").read_text())
+    names = [p.name for p in task.probes]
+    assert "derived-undo-key-1" in names, rec["derived_probes"]
+    undo = next(p for p in task.probes if p.name == "derived-undo-key-1")
+    assert [(a.type, a.parameters.key) for a in undo.actions] == [("Press", "ArrowRight"), ("Press", "ArrowLeft")]
+    asked = {t.text for t in undo.actions[-1].evidence.texts}
+    assert asked & {"Card 1 of 4", "el gato"}, undo.actions[-1].evidence
+    # the unused key fails only a replay in order; the undone key guards the steps after the one it undoes against
+    # both shapes; the first card, shown on the recorded key, no key probe can guard against a replay by kind, and
+    # iwr record says so
+    assert any(line.startswith("derived-idle-key-1") and "fails a replay in order" in line and "by kind" not in line
+               for line in rec["derived_probes"]), rec["derived_probes"]
+    assert "probe derived-undo-key-1 (derived, 2 step(s)) guards main steps 2-3" in rec["probes"], rec["probes"]
+    assert any(w.startswith("main step(s) 1 guarded by no probe") for w in rec["warnings"]), rec["warnings"]
+
+
+def test_a_hover_on_a_look_alike_neighbour_guards_the_first_step(tmp_path):
+    # price pins on an SVG map: hovering one shows its home in a card; the list below names every home. The visit
+    # without its first step asks, at its first step, what main step 2 asks, so it guards from step 2 on (a page
+    # that stopped at step 2 fails it for the same fault). Hovering another pin first, named as step 1 names its
+    # pin with the price swapped, guards step 1 too.
+    homes = [("€415k", "Northgate Market apartment"), ("€745k", "Detached house on Fenwick Avenue"),
+             ("€329k", "Harbour-view flat with balcony")]
+    pins = "".join(f'<g class="pin" transform="translate({80 + 150 * i},60)" data-i="{i}"><rect x="-30" y="-14" '
+                   f'width="60" height="24" rx="12" fill="#234"></rect><text x="0" y="3" fill="#fff" '
+                   f'text-anchor="middle" font-size="13">{p}</text></g>' for i, (p, _) in enumerate(homes))
+    rows = "".join(f"<li>{t}</li>" for _, t in homes)
+    _site(tmp_path, f"""<svg width="520" height="120">{pins}</svg><div id=card>Hover a pin</div><ul>{rows}</ul>
+        <script>const T = {[t for _, t in homes]!r};
+        document.querySelectorAll('.pin').forEach(g => g.addEventListener('mouseenter', () => {{
+          document.getElementById('card').textContent = T[+g.dataset.i]; }}));</script>""")
+    r = load_recipe(_recipe(tmp_path, "  - {type: Hover, target: \".pin[data-i='0']\", description: \"the '€415k' price pin\", "
+                                      "assert: \"The card shows 'Northgate Market apartment'\"}\n"
+                                      "  - {type: Hover, target: \".pin[data-i='1']\", description: \"the '€745k' price pin\", "
+                                      "assert: \"The card shows 'Detached house on Fenwick Avenue'\"}\n"))
+    task = record(r, tmp_path / "out", passes=2)
+    rec = json.loads((task.dir / "reference" / "record.json").read_text())
+    near = next((p for p in task.probes if p.name == "derived-neighbour-1"), None)
+    assert near is not None, rec["derived_probes"]
+    assert near.actions[0].type == "Hover" and near.actions[0].description in ("the '€745k' price pin", "the '€329k' price pin")
+    assert any(line.startswith("every main step") for line in rec["probes"]), rec["probes"]
+    # the visit without its first step, kept first, guards nothing the neighbour does not: dropped again
+    assert [p.name for p in task.probes if p.kind == "derived"] == ["derived-neighbour-1"], rec["derived_probes"]
+
+
+def test_look_alike_neighbours_are_named_by_their_own_text_or_by_their_surroundings(tmp_path):
+    # decks with a 'Study' button each (the same text: named by the deck's title, a heading with a badge), and tags
+    # (each its own text); a disabled button, a hidden tag and a tag shown twice on the page are no neighbours
+    import asyncio
+
+    from playwright.async_api import async_playwright
+
+    from iwrbench.browser.core import launch_browser
+    from iwrbench.record import recorder
+    from iwrbench.sources import resolve_source
+
+    decks = "".join(f'<li class=deck><h2>{t} <span class=due>{n} due</span></h2><button class="primary"'
+                    f'{" disabled" if n == 0 else ""}>{"Study" if n else "All caught up"}</button></li>'
+                    for t, n in (("At the café", 4), ("Getting around", 3), ("Numbers", 0), ("Around the house", 2)))
+    tags = ('<p><a class=tag href=#h>harvest</a> <a class=tag href=#o>onions</a> <a class=tag href=#p hidden>peas</a> '
+            '<a class=tag href=#b>beans</a></p><p>beans</p>')
+    _site(tmp_path, f"<ul>{decks}</ul>{tags}<p id=o>-</p><script>document.querySelectorAll('button,a').forEach(b => "
+                    "b.addEventListener('click', () => document.getElementById('o').textContent = b.textContent))</script>")
+    recipe = load_recipe(_recipe(tmp_path, "  - {type: Click, target: 'li.deck:first-child button', "
+                                           "description: \"the green 'Study' button on the 'At the café' deck\"}\n"
+                                           "  - {type: Click, target: 'a.tag >> nth=0', description: \"the 'harvest' tag\"}\n"))
+
+    async def run():
+        tmp = tmp_path / "pass"
+        (tmp / "checkpoints").mkdir(parents=True)
+        async with async_playwright() as pw:
+            browser = await launch_browser(pw)
+            try:
+                return await recorder._run_pass(browser, recipe, resolve_source(recipe), recipe.actions, full=True,
+                                                tmp=tmp, progress=None, seed=recipe.seed)
+            finally:
+                await browser.close()
+
+    res = asyncio.run(run())
+    study, tag = res.steps[0].neighbours, res.steps[1].neighbours
+    assert [(old, new) for _, old, new in study] == [("At the café", "Getting around"), ("At the café", "Around the house")]
+    assert [(old, new) for _, old, new in tag] == [("harvest", "onions")]
+    assert all(sel.startswith("html > body") for sel, _, _ in study + tag)

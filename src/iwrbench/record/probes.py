@@ -7,8 +7,11 @@ page; a page that fails one has its credit capped (docs/judge.md, "Probes"). Thr
 - the recipe's own (``probes:``), written by an author who knows the app;
 - the automatic one: every typed text replaced by another of the same shape (``other_text``);
 - **derived** ones, which the recorder makes from the trajectory itself for every recipe: the visit without its
-  first step; a step done twice; two neighbouring steps in the other order; another option for each Select; and
-  before a key press, a key the page does not use (which must change nothing), then the recorded one.
+  first step; a step done twice; two neighbouring steps in the other order; another option for each Select;
+  before a key press, a key the page does not use (which must change nothing), then the recorded one; a key press
+  undone by its opposite (Right, then Left); another key the recording uses in place of a recorded one (4 where it
+  pressed 3); and a click or hover on a look-alike neighbour of the recorded target (another tag, title, pin or card
+  of the same kind, named by its own visible text).
 
 Each candidate is recorded on the source twice (two seeds) like the main trajectory, and kept only when it can
 tell the source from a page that replays the recording. That is decided here, at record time, by replaying the
@@ -17,6 +20,12 @@ event, is at main state ``j`` after ``j`` probe steps; the first probe step whos
 the probe's decisive step. A derived probe is cut there, and asks only there, and only what tells the two apart:
 the probe steps before it ask only that they execute. So a faithful page, whose behaviour is the source's, passes
 it; a replaying page fails it.
+
+A replaying page comes in two shapes (``REPLAYS``), and a probe is judged against both: ``order``, which shows the
+next recorded state on any event; and ``kind``, which shows it only on the kind of event the recording had next (any
+click where a click came next, the recorded key, typing into or hovering the recorded control) and ignores the rest
+(the cheat pages' state machine). The visit without its first step defeats the first shape and often not the
+second; a look-alike neighbour or a key's opposite defeats the second.
 
 Fair probes only: a probe may ask only what the recording showed a person. A text a probe asks for must appear
 on some screen of the main recording (or be the echo of the probe's own typed text); a derived probe's other
@@ -43,6 +52,11 @@ UNUSED_KEYS = ("F9", "F10", "Insert")
 DERIVED_REACH = 3
 #: at most this many derived probes of one kind
 PER_KIND = 2
+#: the shapes of a page that replays the recording, a probe is judged against each (module doc)
+REPLAYS = ("order", "kind")
+#: a key and the key that undoes it (a derived probe presses the second after the first)
+OPPOSITE_KEYS = {"ArrowRight": "ArrowLeft", "ArrowLeft": "ArrowRight", "ArrowDown": "ArrowUp", "ArrowUp": "ArrowDown",
+                 "PageDown": "PageUp", "PageUp": "PageDown", "End": "Home", "Home": "End", "+": "-", "-": "+"}
 
 
 def other_text(s: str, salt: str = "") -> str:
@@ -95,6 +109,21 @@ def _substitute(s: str | None, replace: dict[str, str]) -> str | None:
     return s
 
 
+def _echo_check(check: Any, replace: dict[str, str]) -> Any:
+    """A check of a step replayed with other text: a text that is the typed text becomes the other text (its echo);
+    one that holds the typed text among other words is dropped (what other input makes of it, a filter's results or a
+    heading built from it, is not known: the recording on the source decides that step); the rest stays."""
+    field = "text" if hasattr(check, "text") else "value" if isinstance(getattr(check, "value", None), str) else None
+    if field is None:
+        return check
+    v = getattr(check, field)
+    if v in replace:
+        return check.model_copy(update={field: replace[v]})
+    if any(old and old in v for old in replace):
+        return None
+    return check
+
+
 def plan_probes(recipe: Recipe) -> list[ProbePlan]:
     """The recipe's own probes, and the automatic one (other typed text) unless the recipe turns it off."""
     specs: list[RecipeProbe] = list(recipe.probes) if recipe.probes is not None else []
@@ -117,7 +146,7 @@ def plan_probes(recipe: Recipe) -> list[ProbePlan]:
                     first = first or j
                 b.assertion = _substitute(a.assertion, sp.replace)
                 if a.checks is not None:
-                    b.checks = [c.model_validate_json(_substitute(c.model_dump_json(), sp.replace) or "") for c in a.checks]
+                    b.checks = [c for c in (_echo_check(c, sp.replace) for c in a.checks) if c is not None]
                 acts.append(b)
             plans.append(ProbePlan(sp.name or f"probe-{k}", "text" if auto else "recipe", first or 1, True,
                                    dict(sp.replace), acts))
@@ -145,12 +174,15 @@ def _plain(a: RecipeAction) -> RecipeAction:
 
 
 def derive_plans(recipe: Recipe, *, options: dict[int, list[str]] | None = None,
-                 changed: set[int] | None = None) -> list[ProbePlan]:
+                 changed: set[int] | None = None,
+                 neighbours: dict[int, list[tuple[str, str, str]]] | None = None) -> list[ProbePlan]:
     """Candidate probes made from the trajectory itself (see the module doc); each is recorded, then kept only
     when it tells the source from a replay of the recording.
 
     ``options``: for each Select step, the options its menu offered on the source (labels); ``changed``: the main
-    steps after which the source's screen showed different texts (a step done twice is tried on those)."""
+    steps after which the source's screen showed different texts (a step done twice is tried on those);
+    ``neighbours``: for a Click or Hover step, look-alike elements near its target on the source, as (selector, the
+    quoted text of the description that names the target, the text that names the neighbour instead)."""
     if not recipe.auto_probe or recipe.probes == []:
         return []
     acts = recipe.actions
@@ -215,7 +247,104 @@ def derive_plans(recipe: Recipe, *, options: dict[int, list[str]] | None = None,
         seq = cut(seq, k + 1)
         out.append(ProbePlan(f"derived-idle-key-{k}", "derived", k, False, {}, seq, mirrors[:len(seq)],
                              why=f"the {key} key before step {k}'s {acts[k - 1].key}"))
+    # a key press undone by its opposite: the page goes back, a replay goes on (or, keyed by the recorded keys,
+    # stays where the recorded key left it)
+    undo = [k for k in presses if (acts[k - 1].key or "") in OPPOSITE_KEYS and (not changed or k in changed)][:1]
+    for k in undo:
+        key = OPPOSITE_KEYS[acts[k - 1].key or ""]
+        back = RecipeAction(type="Press", key=key, description=f"press the {_key_words(key)} key")
+        seq = [_plain(a) for a in acts[:k]] + [back]
+        out.append(ProbePlan(f"derived-undo-key-{k}", "derived", k + 1, False, {}, seq, [*range(1, k + 1), None],
+                             why=f"step {k}'s {acts[k - 1].key} undone by {key}"))
+    # another key the trajectory uses, in place of a recorded one (the 4 key where the recording rated a card with
+    # 3): keys of one family only (digits for digits, letters for letters), so the page is known to use it
+    def family(key: str) -> str:
+        return "digit" if key.isdigit() else "letter" if len(key) == 1 and key.isalpha() else ""
+
+    used_keys = list(dict.fromkeys(a.key for a in acts if a.type == "Press" and a.key))
+    swapped = []
+    for k in presses:
+        key = acts[k - 1].key or ""
+        alt = [x for x in used_keys if x != key and family(x) and family(x) == family(key)]
+        if alt and (not changed or k in changed):
+            swapped.append((k, alt[0]))
+    for k, alt_key in swapped[:1]:
+        seq = [_plain(a) for a in acts[:k - 1]] + [RecipeAction(type="Press", key=alt_key, description=f"press the {alt_key} key")]
+        out.append(ProbePlan(f"derived-other-key-{k}", "derived", k, False, {}, seq, [*range(1, k), None],
+                             why=f"the {alt_key} key (the recording uses it) in place of step {k}'s {acts[k - 1].key}"))
+    # a look-alike neighbour of the target: another tag, title, pin or card of the same kind, named as the step names
+    # its target with the quoted name swapped
+    near = []
+    for k in range(1, n + 1):
+        if acts[k - 1].type not in ("Click", "Hover") or k not in changed:
+            continue
+        for sel, old, new in (neighbours or {}).get(k, []):
+            desc = neighbour_description(acts[k - 1].description, old, new, acts)
+            if desc:
+                near.append((k, sel, new, desc))
+                break
+    for k, sel, text, desc in near[:PER_KIND]:
+        seq = [_plain(a) for a in acts[:k - 1]] + [RecipeAction(type=acts[k - 1].type, target=sel, description=desc)]
+        out.append(ProbePlan(f"derived-neighbour-{k}", "derived", k, False, {}, seq, [*range(1, k), None],
+                             why=f"{acts[k - 1].type.lower()} on the one of {text!r} instead of step {k}'s target"))
     return out
+
+
+def _key_words(key: str) -> str:
+    return {"ArrowRight": "right arrow", "ArrowLeft": "left arrow", "ArrowUp": "up arrow", "ArrowDown": "down arrow",
+            "PageDown": "Page Down", "PageUp": "Page Up"}.get(key, key)
+
+
+def neighbour_description(description: str | None, old: str, new: str, acts: list[RecipeAction]) -> str | None:
+    """The description of a look-alike neighbour: the step's own description with the quoted text ``old`` that names
+    its target (its own text, or the text of its surroundings: a column, a card) replaced by ``new``, which names
+    the neighbour the same way ("the red 'Too many courgettes' title" -> "the red 'The first raspberries' title";
+    "the '+' button of the 'Review' column" -> "the '+' button of the 'Doing' column"). None when the description
+    does not quote ``old``, or ``new`` is no good name (empty, long, quoted, ``old`` itself, or the description of
+    another step of the trajectory)."""
+    t, o = " ".join((new or "").split()), " ".join((old or "").split())
+    if not description or not t or not o or len(t) > 60 or t.casefold() == o.casefold() \
+            or any(ch in t for ch in "'\"\u2018\u2019\u201c\u201d"):
+        return None
+    used = {" ".join((a.description or "").split()).casefold() for a in acts}
+    for q in quoted_phrases(description):
+        if " ".join(q.split()).casefold() != o.casefold():
+            continue
+        for mark, close in (("'", "'"), ('"', '"'), ("\u2018", "\u2019"), ("\u201c", "\u201d")):
+            quoted = f"{mark}{q}{close}"
+            if quoted in description:
+                out = description.replace(quoted, f"{mark}{t}{close}", 1)
+                return out if " ".join(out.split()).casefold() not in used else None
+    return None
+
+
+def replay_states(probe: list[RecipeAction], main: list[RecipeAction], shape: str) -> list[tuple[int, int]]:
+    """The main state a page that replays the recording shows before and after each probe step.
+
+    ``order``: the next recorded state on any event (after ``j`` steps, state ``j``). ``kind``: the next recorded
+    state only on the kind of event the recording had next: any click where a click came next, any scroll, the
+    recorded key, typing into, choosing in or hovering the recorded control (the same target); other events change
+    nothing."""
+    n = len(main)
+    if shape == "order":
+        return [(min(j - 1, n), min(j, n)) for j in range(1, len(probe) + 1)]
+    out, s = [], 0
+    for a in probe:
+        b = s
+        if s < n and _advances(a, main[s]):
+            s += 1
+        out.append((b, s))
+    return out
+
+
+def _advances(a: RecipeAction, m: RecipeAction) -> bool:
+    if a.type != m.type:
+        return False
+    if a.type in ("Click", "Scroll"):
+        return True
+    if a.type == "Press":
+        return not m.key or (a.key or "").casefold() == m.key.casefold()
+    return a.target is not None and a.target == m.target
 
 
 def _shown(text: str, views: list[View], channel: str | None) -> bool:
@@ -234,19 +363,21 @@ class Decision:
 
 
 def decisive_step(actions: list[Action], main_views: list[View], main_shots: list[bytes], *,
-                  fair_views: list[View], own_texts: set[str] | None = None) -> Decision:
+                  fair_views: list[View], own_texts: set[str] | None = None,
+                  states: list[tuple[int, int]] | None = None) -> Decision:
     """Where a page that replays the recording (main state ``j`` after ``j`` events) fails this probe.
 
     At each probe step the evidence the source gave is asked of the replay's screens before and after; the first
     step with an item the replay fails (and that the recording showed a person: ``fair_views``; or the probe's own
-    typed text, ``own_texts``) is decisive. Chance-dependent texts never decide."""
+    typed text, ``own_texts``) is decisive. Chance-dependent texts never decide. ``states``: the main state the
+    replay shows before and after each probe step (``replay_states``; default: the ``order`` shape)."""
     n = len(main_views) - 1
     own = own_texts or set()
     for j, a in enumerate(actions, start=1):
         ev = a.evidence
         if ev is None:
             continue
-        bj, aj = min(j - 1, n), min(j, n)
+        bj, aj = states[j - 1] if states and j <= len(states) else (min(j - 1, n), min(j, n))
         if ev.still:
             # a key the page does not use: the replay shows its next state on any event
             if not judge_still(main_shots[bj], main_shots[aj]).passed:
@@ -266,7 +397,8 @@ def decisive_step(actions: list[Action], main_views: list[View], main_shots: lis
 
 
 def keep_decisive(actions: list[Action], d: int, main_views: list[View], main_shots: list[bytes], *,
-                  fair_views: list[View], own_texts: set[str] | None = None) -> list[Action]:
+                  fair_views: list[View], own_texts: set[str] | None = None,
+                  states: list[tuple[int, int]] | None = None) -> list[Action]:
     """The derived probe cut at its decisive step ``d``: the steps before ask only that they execute; step ``d``
     asks only what the replay fails there (and the recording showed)."""
     n = len(main_views) - 1
@@ -277,7 +409,7 @@ def keep_decisive(actions: list[Action], d: int, main_views: list[View], main_sh
         if j < d:
             keep = Evidence(notes=["a step of a derived probe before its decisive step: it only has to execute"])
         else:
-            bj, aj = min(j - 1, n), min(j, n)
+            bj, aj = states[j - 1] if states and j <= len(states) else (min(j - 1, n), min(j, n))
             texts = [t for t in ev.texts if not t.chance
                      and (t.source == "echo" or _shown(t.text, fair_views, t.channel) or t.text in own)
                      and not judge_text(t, main_views[bj], main_views[aj]).passed]
@@ -320,17 +452,23 @@ def guard_map(probes: list[Any], n: int, decides: dict[str, int | None] | None =
 
     ``decides``: each probe's decisive step against a replay of the recording (``decisive_step``; None: a replay
     passes it, so it guards nothing); without it every probe is taken at its word. A mirrored probe caps at the
-    step before its decisive one; any other at its ``guards`` step minus one."""
+    step before its decisive one; any other at its ``guards`` step minus one. Where the decisive step asks what a
+    main step *m* asks, the judge caps only a page that passed *m* (one that stopped at *m* failed the probe for the
+    same fault): the steps before *m* stay open."""
     out: dict[int, list[str]] = {i: [] for i in range(1, n + 1)}
     for p in probes:
         d = (decides or {}).get(p.name, 1) if decides is not None else 1
         if d is None:
             continue
         start = d if p.mirrors else p.guards
+        m = p.mirror_of(d) if hasattr(p, "mirror_of") else None
+        if m is not None:
+            start = max(start, m)
         for i in range(max(1, start), n + 1):
             out[i].append(p.name)
     return out
 
 
 __all__ = ["ProbePlan", "Decision", "other_text", "plan_probes", "derive_plans", "decisive_step", "keep_decisive",
-           "unfair_quotes", "guard_map", "UNUSED_KEYS"]
+           "unfair_quotes", "guard_map", "replay_states", "neighbour_description", "UNUSED_KEYS", "OPPOSITE_KEYS",
+           "REPLAYS"]

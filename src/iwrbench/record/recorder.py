@@ -51,8 +51,8 @@ from ..records import (
 )
 from ..sources import ResolvedSource, resolve_source
 from .assets import AssetSniffer, render_composites, write_assets
-from .probes import (ProbePlan, decisive_step, derive_plans, guard_map, keep_decisive, other_text, plan_probes,  # noqa: F401 (other_text: a kept import path)
-                     unfair_quotes)
+from .probes import (REPLAYS, ProbePlan, decisive_step, derive_plans, guard_map, keep_decisive, other_text, plan_probes,  # noqa: F401 (other_text: a kept import path)
+                     replay_states, unfair_quotes)
 from .recipe import Recipe, RecipeAction
 from .video import Timeline, encode
 
@@ -72,6 +72,91 @@ Progress = Callable[[str], None]
 
 # --------------------------------------------------------------------------- one pass
 
+#: look-alike elements near a target (the same tag and classes, painted whole in the viewport: the topmost element at
+#: their centre; enabled), up to three, each with the swap of a quoted name of the step's description that names it
+#: (``quotes``): its own text, when the target's is quoted and each has a short text of its own shown once on the
+#: page ('Too many courgettes' -> 'The first raspberries'); else the text of its surroundings that stands where a
+#: quoted text stands around the target (the '+' of the 'Review' column -> the '+' of the 'Doing' column; the
+#: 'Study' button of the 'At the café' deck -> that of the 'Travel phrases' deck). Nearest first (siblings, then up
+#: to four levels up). Each gets a selector by position in the DOM (used on the source only, to record the derived
+#: probe that acts on it)
+NEIGHBOURS_JS = r"""({el, quotes}) => {
+  const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
+  const shown = (e) => norm(e.innerText !== undefined ? e.innerText : e.textContent);  // SVG has no innerText
+  const low = (s) => s.toLowerCase();
+  const own_text = (e) => norm(Array.from(e.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent).join(' '));
+  const own = shown(el);
+  const out = {own, items: []};
+  const qs = (quotes || []).map(norm).filter(Boolean);
+  const sig = (e) => e.tagName + '|' + Array.from(e.classList).filter((c) => !/active|current|selected|hover|focus|open|show/i.test(c)).sort().join(' ');
+  const want = sig(el);
+  const r0 = el.getBoundingClientRect();
+  const page = low(norm(document.body.innerText));
+  const once = (t) => { const x = low(t); return page.indexOf(x) >= 0 && page.indexOf(x) === page.lastIndexOf(x); };
+  const good = (t) => !!t && t.length <= 60 && !/['"\u2018\u2019\u201c\u201d]/.test(t);
+  const path = (e) => {
+    const parts = [];
+    for (; e && e.nodeType === 1 && e !== document.documentElement; e = e.parentElement) {
+      let i = 1;
+      for (let s = e.previousElementSibling; s; s = s.previousElementSibling) i++;
+      parts.unshift(e.tagName.toLowerCase() + ':nth-child(' + i + ')');
+    }
+    return 'html > ' + parts.join(' > ');
+  };
+  const up = (e, n) => { for (let i = 0; i < n && e; i++) e = e.parentElement; return e; };
+  // the target's own name, if the description quotes it
+  const byName = qs.some((q) => low(q) === low(own)) && good(own);
+  // a quoted text around the target: the smallest ancestor (up to six levels) holding an element that shows it
+  let ctx = null;
+  for (const q of qs) {
+    if (low(q) === low(own)) continue;
+    let a = el.parentElement;
+    for (let d = 1; d <= 6 && a && a !== document.body && !ctx; d++, a = a.parentElement) {
+      for (const x of a.querySelectorAll('*')) {
+        if (x.contains(el)) continue;
+        // an element showing the quote, or whose own text (beside its children's: a heading with a badge) is it
+        const how = low(own_text(x)) === low(q) ? 'own' : (low(shown(x)) === low(q) && !Array.from(x.children).some((y) => low(shown(y)) === low(q))) ? 'all' : null;
+        if (how) { ctx = {q, depth: d, sig: sig(x), how}; break; }
+      }
+    }
+    if (ctx) break;
+  }
+  const cx = r0.left + r0.width / 2, cy = r0.top + r0.height / 2;
+  const seen = new Set([low(own)]);
+  let anc = el.parentElement;
+  for (let depth = 0; depth < 4 && anc && anc !== document.documentElement && out.items.length < 3; depth++, anc = anc.parentElement) {
+    const level = [];
+    for (const c of anc.querySelectorAll(el.tagName)) {
+      if (c === el || c.contains(el) || el.contains(c) || sig(c) !== want) continue;
+      if (c.disabled || c.getAttribute('aria-disabled') === 'true' || c.closest('[inert]')) continue;
+      const r = c.getBoundingClientRect();
+      if (r.width < 4 || r.height < 4 || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) continue;
+      if (r.height > 3 * r0.height + 8 || r0.height > 3 * r.height + 8) continue;
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!hit || !(hit === c || c.contains(hit))) continue;
+      let swap = null;
+      const t = shown(c);
+      if (byName && good(t) && low(t) !== low(own) && once(t)) swap = [own, t];
+      else if (ctx) {
+        const a = up(c, ctx.depth);
+        if (a && !a.contains(el)) {
+          const label = Array.from(a.querySelectorAll('*')).find((x) => !x.contains(c) && sig(x) === ctx.sig && shown(x));
+          const n = label ? (ctx.how === 'own' ? own_text(label) : shown(label)) : '';
+          if (good(n) && low(n) !== low(ctx.q) && once(n)) swap = [ctx.q, n];
+        }
+      }
+      if (swap && !seen.has(low(swap[1]))) level.push({c, swap, d: Math.hypot(r.left + r.width / 2 - cx, r.top + r.height / 2 - cy)});
+    }
+    level.sort((x, y) => x.d - y.d);
+    for (const {c, swap} of level) {
+      if (out.items.length >= 3 || seen.has(low(swap[1]))) continue;
+      seen.add(low(swap[1]));
+      out.items.push({selector: path(c), old: swap[0], new: swap[1]});
+    }
+  }
+  return out;
+}"""
+
 
 @dataclass
 class StepRecord:
@@ -81,6 +166,9 @@ class StepRecord:
     duration_s: float = 0.0
     #: a Select's menu: the labels of its options on the source (derived probes choose another one)
     options: list[str] = field(default_factory=list)
+    #: a Click's or Hover's look-alike neighbours, as (selector, the quoted text of the step's description that
+    #: names the target, the text that names the neighbour instead) (a derived probe acts on one instead)
+    neighbours: list[tuple[str, str, str]] | None = None
 
 
 @dataclass
@@ -328,6 +416,16 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                         raise
                     except Exception:
                         options = []
+                neighbours = None
+                if el is not None and full and a.type in ("Click", "Hover"):
+                    try:
+                        got = await timed(P + "describe", read(page, NEIGHBOURS_JS,
+                                                               {"el": el, "quotes": quoted_phrases(a.description)}))
+                        neighbours = [(str(x["selector"]), str(x["old"]), str(x["new"])) for x in got.get("items") or []][:3]
+                    except WorldUnavailable:
+                        raise
+                    except Exception:
+                        neighbours = None
                 reads_after = states or a.checks is not None
                 before = await timed(P + "state", _state(page)) if states else {}
                 acted_before = await timed(P + "state", _acted_state(page, el)) if states else None
@@ -381,7 +479,8 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                         raise RecordError(f"{label}step {i}: reviewed check {bad[0].check.kind} does not hold: {bad[0].detail}")
                 info = derive_info(before, after, acted_before, acted_after, target.name if target else None) if states else []
                 steps.append(StepRecord(target=target, info=info, settled=rep.as_dict(),
-                                        duration_s=time.monotonic() - t_step, options=list(options or [])[:50]))
+                                        duration_s=time.monotonic() - t_step, options=list(options or [])[:50],
+                                        neighbours=neighbours))
                 if full and tmp is not None:
                     await timed(P + "dom", _dom(page, tmp, i))
                     await timed(P + "hold", asyncio.sleep(HOLD_STEP_S))
@@ -606,7 +705,7 @@ def _main_actions(recipe: Recipe, first: PassResult, others: list[PassResult], w
 
 
 #: at most this many derived probes are kept (each is replayed on every judged page)
-MAX_DERIVED = 2
+MAX_DERIVED = 3
 
 
 def _build_probes(recipe: Recipe, probe_passes: list[tuple[ProbePlan, PassResult, PassResult | None]],
@@ -614,11 +713,14 @@ def _build_probes(recipe: Recipe, probe_passes: list[tuple[ProbePlan, PassResult
                   derived_log: list[str]) -> tuple[list[Probe], list[str], list[int]]:
     """The probes of the task from their recordings: a recipe's own probe only when it asks what the recording
     showed; a derived one only when a replay of the recording fails it (cut at that step), and only as many as guard
-    steps no other probe guards (the earliest guard first, then the shortest). Returns the probes, the lines that say
-    which main steps each one guards, and the main steps no probe guards."""
+    steps no other probe guards against some shape of replay (``probes.REPLAYS``; the earliest guard first, then the
+    shortest). Returns the probes, the lines that say which main steps each one guards, and the main steps left
+    unguarded against some shape."""
     probes: list[Probe] = []
     derived: list[tuple[int, int, Probe]] = []
-    decides: dict[str, int | None] = {}
+    #: per shape of replay, each probe's decisive step against it (None: that replay passes it)
+    decides: dict[str, dict[str, int | None]] = {shape: {} for shape in REPLAYS}
+    n = len(actions)
     for plan, pa, pb in probe_passes:
         if plan.kind == "recipe":
             bad = unfair_quotes(plan, first.views)
@@ -638,48 +740,91 @@ def _build_probes(recipe: Recipe, probe_passes: list[tuple[ProbePlan, PassResult
         warnings += notes
         if not acts:
             continue
-        own = set(typed) | set(plan.replace.values())
-        d = decisive_step(acts, first.views, first.shots, fair_views=first.views, own_texts=own)
+        own = set(typed) | set(plan.replace.values()) | {a.text for a in plan.actions if a.type == "Type" and a.text}
+
+        def against(cut: list[Action], plan: ProbePlan = plan, own: set[str] = own) -> dict[str, Any]:
+            return {shape: decisive_step(cut, first.views, first.shots, fair_views=first.views, own_texts=own,
+                                         states=replay_states(plan.actions[:len(cut)], recipe.actions, shape))
+                    for shape in REPLAYS}
+
         if plan.kind == "derived":
-            if not d.kept or d.decisive is None:
-                derived_log.append(f"{plan.name} ({plan.why}): not kept, {d.reason}")
+            # cut where one shape of replay fails it; of the cuts, the one that the most shapes fail (then the first)
+            best: tuple[int, list[Action], dict[str, Any], str] | None = None
+            for shape, d in against(acts).items():
+                if d.decisive is None:
+                    continue
+                cut = keep_decisive(acts, d.decisive, first.views, first.shots, fair_views=first.views, own_texts=own,
+                                    states=replay_states(plan.actions[:len(acts)], recipe.actions, shape))
+                ds = against(cut)
+                beaten = sum(x.decisive is not None for x in ds.values())
+                if best is None or beaten > best[0]:
+                    best = (beaten, cut, ds, d.reason)
+            if best is None:
+                derived_log.append(f"{plan.name} ({plan.why}): not kept, a replay of the recording passes it")
                 continue
-            acts = keep_decisive(acts, d.decisive, first.views, first.shots, fair_views=first.views, own_texts=own)
-            derived_log.append(f"{plan.name} ({plan.why}): {d.reason}")
-            derived.append((plan.guards, len(acts), Probe(
-                name=plan.name, kind="derived", guards=plan.guards, mirrors=False, actions=acts,
-                step_mirrors=list(plan.step_mirrors[:len(acts)]))))
-            decides[plan.name] = d.decisive
+            _, cut, ds, reason = best
+            shapes = [shape for shape, x in ds.items() if x.decisive is not None]
+            derived_log.append(f"{plan.name} ({plan.why}): {reason} (fails a replay {' and '.join(_SHAPE_WORDS[x] for x in shapes)})")
+            derived.append((plan.guards, len(cut), Probe(
+                name=plan.name, kind="derived", guards=plan.guards, mirrors=False, actions=cut,
+                step_mirrors=list(plan.step_mirrors[:len(cut)]))))
+            for shape, x in ds.items():
+                decides[shape][plan.name] = x.decisive
             continue
-        decides[plan.name] = d.decisive if d.kept else None
-        if not d.kept:
+        ds = against(acts)
+        for shape, x in ds.items():
+            decides[shape][plan.name] = x.decisive if x.kept else None
+        if all(x.decisive is None for x in ds.values()):
             warnings.append(f"probe {plan.name}: a page that replays the recording passes it, so it guards no step "
                             "(ask, early in it, something whose answer differs from the recorded state at that point)")
         probes.append(Probe(name=plan.name, kind=plan.kind, guards=plan.guards, mirrors=plan.mirrors,  # type: ignore[arg-type]
                             replace=plan.replace, actions=acts,
                             step_mirrors=list(plan.step_mirrors[:len(acts)]) if plan.step_mirrors else []))
     derived.sort(key=lambda x: (x[0], x[1]))
-    n = len(actions)
+
+    def maps(ps: list[Probe]) -> dict[str, dict[int, list[str]]]:
+        return {shape: guard_map(ps, n, decides[shape]) for shape in REPLAYS}
+
     kept: list[Probe] = []
     for _, _, p in derived:
-        gm = guard_map(probes + kept, n, decides)
-        if len(kept) < MAX_DERIVED and any(not gm[i] for i in range(p.guards, n + 1)):
+        gms = maps(probes + kept)
+        if len(kept) < MAX_DERIVED and any(decides[shape].get(p.name) is not None and not gms[shape][i]
+                                           for shape in REPLAYS for i in range(p.guards, n + 1)):
             kept.append(p)
             derived_log.append(f"{p.name}: kept")
         else:
             derived_log.append(f"{p.name}: not kept, the steps it guards are guarded already")
+    # a kept one that the later ones made redundant (every step it guards, against each shape, is guarded without
+    # it) is dropped: each probe is replayed on every judged page
+    def covered(ps: list[Probe]) -> list[set[int]]:
+        return [{i for i, names in gm.items() if names} for gm in maps(ps).values()]
+
+    for p in list(kept):
+        rest = [x for x in kept if x is not p]
+        if covered(probes + rest) == covered(probes + kept):
+            kept = rest
+            derived_log.append(f"{p.name}: dropped again, the probes kept after it guard its steps")
     probes += kept
-    gm = guard_map(probes, n, decides)
-    lines = [f"probe {p.name} ({p.kind}, {len(p.actions)} step(s)) guards main steps "
-             f"{_span([i for i in gm if p.name in gm[i]])}" for p in probes]
-    open_steps = [i for i in range(1, n + 1) if not gm[i]]
+    gms = maps(probes)
+    lines = []
+    for p in probes:
+        spans = {shape: _span([i for i in gms[shape] if p.name in gms[shape][i]]) for shape in REPLAYS}
+        said = spans[REPLAYS[0]] if len(set(spans.values())) == 1 else \
+            "; ".join(f"against a replay {_SHAPE_WORDS[shape]}: {spans[shape]}" for shape in REPLAYS)
+        lines.append(f"probe {p.name} ({p.kind}, {len(p.actions)} step(s)) guards main steps {said}")
+    open_steps = [i for i in range(1, n + 1) if any(not gms[shape][i] for shape in REPLAYS)]
     if open_steps:
-        warnings.append(f"main step(s) {_span(open_steps)} guarded by no probe: a page that replays the recording earns "
-                        "them (the cheat check below says how much); a probe of the recipe's own can guard them "
-                        "(docs/recipes.md, \"Probes\")")
+        warnings.append(f"main step(s) {_span(open_steps)} guarded by no probe against some page that replays the "
+                        "recording: such a page earns them (the cheat check below says how much); a probe of the "
+                        "recipe's own can guard them (docs/recipes.md, \"Probes\")")
     else:
         lines.append(f"every main step (1-{n}) is guarded by a probe")
     return probes, lines, open_steps
+
+
+#: how ``iwr record`` names each shape of replaying page
+_SHAPE_WORDS = {"order": "in order (the next state on any event)",
+                "kind": "by kind of event (the next state on the recorded kind of event only)"}
 
 
 def _span(steps: list[int]) -> str:
@@ -737,7 +882,8 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
                     raise
                 others, probe_passes = await rest
                 derived = derive_plans(recipe, options={i: st.options for i, st in enumerate(first.steps, 1) if st.options},
-                                       changed=_changed_steps(first))
+                                       changed=_changed_steps(first),
+                                       neighbours={i: st.neighbours for i, st in enumerate(first.steps, 1) if st.neighbours})
                 later = [p for p in derived if not p.name.startswith(FIRST_DERIVED)]
                 actions, typed = _main_actions(recipe, first, others, warnings)
                 with phase("record.probes"):
