@@ -70,9 +70,11 @@ addEventListener('keydown', () => { const c = ['red', 'blue', 'green'][n++ % 3];
   document.getElementById('sw').style.background = c; });
 </script>""")
 
+# the recipe's own probes only (the recorder's derived ones are tested in tests/record): the test is about the judge
 RECIPE = """id: colour-picker
 source: {site: site}
 viewport: {width: 800, height: 500}
+auto_probe: false
 actions:
   - {type: Click, target: "#red", description: "the 'Red' button", assert: "The text reads 'Colour: Red'"}
   - {type: Click, target: "#blue", description: "the 'Blue' button", assert: "The text reads 'Colour: Blue'"}

@@ -274,6 +274,17 @@ def test_a_probe_failing_where_it_asks_a_main_step_guards_only_from_that_step():
     gm = guard_map([skip, other], 3, {"skip": 1, "other": 1})
     assert gm[1] == ["other"] and gm[3] == ["skip", "other"]
     assert guard_map([skip, other], 3, {"skip": 1, "other": None})[1] == []
+    # a page that passes every main step gets no waiver: the skip probe caps it below step 1
+    gm = guard_map([skip], 3, {"skip": 1}, waiver=False)
+    assert [gm[i] for i in (1, 2, 3)] == [["skip"], ["skip"], ["skip"]]
+    # two probes alike under the waiver differ without it (what the recorder compares before dropping one)
+    twice2 = Probe(name="twice2", kind="derived", guards=2, mirrors=False, actions=[], step_mirrors=[1, 2, None, 3])
+    twice1 = Probe(name="twice1", kind="derived", guards=1, mirrors=False, actions=[], step_mirrors=[1, None, 2, 3])
+    def covered(p: Probe, waiver: bool) -> list[int]:
+        return [i for i, names in guard_map([p], 3, {p.name: 4}, waiver=waiver).items() if names]
+
+    assert covered(twice1, True) == covered(twice2, True) == [3]
+    assert covered(twice1, False) == [1, 2, 3] and covered(twice2, False) == [2, 3]
 
 
 def test_derived_candidates_press_another_key_the_recording_uses(tmp_path):
@@ -291,6 +302,12 @@ def test_derived_candidates_press_another_key_the_recording_uses(tmp_path):
     assert other.guards == 2 and other.step_mirrors == [1, None]
     # Space has no other key of its family in the recording: nothing in its place
     assert not any(n.startswith("derived-other-key-1") for n in plans)
+    # arrows for arrows (2048: the up arrow where the recording moved the tiles left)
+    p.write_text("id: tiles\nsource: {site: ./site}\nactions:\n"
+                 "  - {type: Press, key: ArrowLeft, description: the left arrow}\n"
+                 "  - {type: Press, key: ArrowUp, description: the up arrow}\n")
+    plans = {x.name: x for x in derive_plans(load_recipe(p), changed={1, 2})}
+    assert [(a.type, a.key) for a in plans["derived-other-key-1"].actions] == [("Press", "ArrowUp")]
 
 
 def test_other_text_keeps_the_echo_checks_and_drops_those_that_quote_the_typed_text_among_other_words(tmp_path):

@@ -257,9 +257,11 @@ def derive_plans(recipe: Recipe, *, options: dict[int, list[str]] | None = None,
         out.append(ProbePlan(f"derived-undo-key-{k}", "derived", k + 1, False, {}, seq, [*range(1, k + 1), None],
                              why=f"step {k}'s {acts[k - 1].key} undone by {key}"))
     # another key the trajectory uses, in place of a recorded one (the 4 key where the recording rated a card with
-    # 3): keys of one family only (digits for digits, letters for letters), so the page is known to use it
+    # 3; the up arrow where it moved the tiles left): keys of one family only (digits for digits, letters for
+    # letters, arrows for arrows), so the page is known to use it
     def family(key: str) -> str:
-        return "digit" if key.isdigit() else "letter" if len(key) == 1 and key.isalpha() else ""
+        return "digit" if key.isdigit() else "letter" if len(key) == 1 and key.isalpha() else \
+            "arrow" if key.startswith("Arrow") else ""
 
     used_keys = list(dict.fromkeys(a.key for a in acts if a.type == "Press" and a.key))
     swapped = []
@@ -447,21 +449,23 @@ def unfair_quotes(plan: ProbePlan, main_views: list[View]) -> tuple[int, str] | 
     return None
 
 
-def guard_map(probes: list[Any], n: int, decides: dict[str, int | None] | None = None) -> dict[int, list[str]]:
+def guard_map(probes: list[Any], n: int, decides: dict[str, int | None] | None = None,
+              waiver: bool = True) -> dict[int, list[str]]:
     """For each main step, the probes that would cap a replaying page below it (``Probe`` records).
 
     ``decides``: each probe's decisive step against a replay of the recording (``decisive_step``; None: a replay
     passes it, so it guards nothing); without it every probe is taken at its word. A mirrored probe caps at the
     step before its decisive one; any other at its ``guards`` step minus one. Where the decisive step asks what a
     main step *m* asks, the judge caps only a page that passed *m* (one that stopped at *m* failed the probe for the
-    same fault): the steps before *m* stay open."""
+    same fault): the steps before *m* stay open. ``waiver=False``: the cap on a page that passes the whole main
+    trajectory (the judge's waiver never applies to it)."""
     out: dict[int, list[str]] = {i: [] for i in range(1, n + 1)}
     for p in probes:
         d = (decides or {}).get(p.name, 1) if decides is not None else 1
         if d is None:
             continue
         start = d if p.mirrors else p.guards
-        m = p.mirror_of(d) if hasattr(p, "mirror_of") else None
+        m = p.mirror_of(d) if waiver and hasattr(p, "mirror_of") else None
         if m is not None:
             start = max(start, m)
         for i in range(max(1, start), n + 1):

@@ -782,14 +782,16 @@ def _build_probes(recipe: Recipe, probe_passes: list[tuple[ProbePlan, PassResult
                             step_mirrors=list(plan.step_mirrors[:len(acts)]) if plan.step_mirrors else []))
     derived.sort(key=lambda x: (x[0], x[1]))
 
-    def maps(ps: list[Probe]) -> dict[str, dict[int, list[str]]]:
-        return {shape: guard_map(ps, n, decides[shape]) for shape in REPLAYS}
+    def maps(ps: list[Probe]) -> dict[tuple[str, bool], dict[int, list[str]]]:
+        # each replay shape, as a page that stops where the probe's decisive step mirrors a main step (the judge's
+        # waiver) and as one that passes the whole main trajectory (capped at the probe's guards)
+        return {(shape, w): guard_map(ps, n, decides[shape], waiver=w) for shape in REPLAYS for w in (True, False)}
 
     kept: list[Probe] = []
     for _, _, p in derived:
         gms = maps(probes + kept)
-        if len(kept) < MAX_DERIVED and any(decides[shape].get(p.name) is not None and not gms[shape][i]
-                                           for shape in REPLAYS for i in range(p.guards, n + 1)):
+        if len(kept) < MAX_DERIVED and any(decides[shape].get(p.name) is not None and not gm[i]
+                                           for (shape, _), gm in gms.items() for i in range(p.guards, n + 1)):
             kept.append(p)
             derived_log.append(f"{p.name}: kept")
         else:
@@ -805,12 +807,17 @@ def _build_probes(recipe: Recipe, probe_passes: list[tuple[ProbePlan, PassResult
             kept = rest
             derived_log.append(f"{p.name}: dropped again, the probes kept after it guard its steps")
     probes += kept
-    gms = maps(probes)
+    every = maps(probes)
+    gms = {shape: gm for (shape, w), gm in every.items() if w}
     lines = []
     for p in probes:
         spans = {shape: _span([i for i in gms[shape] if p.name in gms[shape][i]]) for shape in REPLAYS}
         said = spans[REPLAYS[0]] if len(set(spans.values())) == 1 else \
             "; ".join(f"against a replay {_SHAPE_WORDS[shape]}: {spans[shape]}" for shape in REPLAYS)
+        whole = {_span([i for i, names in every[(shape, False)].items() if p.name in names]) for shape in REPLAYS}
+        if len(whole) == 1 and whole != {spans[REPLAYS[0]]} and len(set(spans.values())) == 1:
+            said += f" ({whole.pop()} on a page that passes every main step: the steps before its decisive one stay " \
+                    "open only to a page that also fails the main step that one asks about)"
         lines.append(f"probe {p.name} ({p.kind}, {len(p.actions)} step(s)) guards main steps {said}")
     open_steps = [i for i in range(1, n + 1) if any(not gms[shape][i] for shape in REPLAYS)]
     if open_steps:
@@ -889,7 +896,10 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
                 with phase("record.probes"):
                     probes, guard_lines, open_steps = _build_probes(recipe, probe_passes, actions, first, typed,
                                                                     list(warnings), list(derived_log))
-                if open_steps and later:  # more derived candidates, only while some main step is unguarded
+                # more derived candidates, only while some main step is unguarded, and only those that can guard
+                # it (a probe guards no step before the one it departs at)
+                later = [p for p in later if any(i >= p.guards for i in open_steps)]
+                if open_steps and later:
                     _, more = await timed("record.other_passes", _other_passes(
                         browser, recipe, src, later, passes, warnings, derived_log, progress, main_seeds=False))
                     probe_passes += more
