@@ -899,7 +899,7 @@ async def record_async(recipe: Recipe, out: Path, *, progress: Progress | None =
                 # more derived candidates, only while some main step is unguarded, and only those that can guard
                 # it (a probe guards no step before the one it departs at)
                 later = [p for p in later if any(i >= p.guards for i in open_steps)]
-                if open_steps and later:
+                if later:
                     _, more = await timed("record.other_passes", _other_passes(
                         browser, recipe, src, later, passes, warnings, derived_log, progress, main_seeds=False))
                     probe_passes += more
