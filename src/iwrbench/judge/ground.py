@@ -29,7 +29,8 @@ tried. The rungs, in ``offline@2``'s order:
                        walking up from the topmost element there. Refused when the recorded
                        target was a control and nothing clickable is there, when its kind is
                        unrelated (a text field for a button, a link for a checkbox) or when
-                       both have names and they clearly differ ("Archive" for "Delete")
+                       both have names and they clearly differ ("Archive" for "Delete"); a recorded
+                       name that was not painted (an icon named by aria-label or title) refuses nothing
 8. ``appearance``      template matching of the recorded target's crop on a screenshot of the
                        page now (``judge/appearance.py``: normalised cross-correlation, greyscale,
                        downscaled); the element of the action's kind at the best match above
@@ -288,6 +289,11 @@ class _Ladder:
         t = self.t
         #: the target's name was on screen: as its own text, or as its label's (not an icon named by attributes)
         self.name_shown = bool(t and ((t.text or "").strip() or (t.label or "").strip()))
+        #: the names a person saw: all of them when the name was on screen; for an icon named only by its
+        #: attributes (aria-label, title), none but a field's placeholder. An element in its place whose own
+        #: name clearly differs is refused only by names that were painted: a page cannot know an ARIA name
+        self.painted_names = self.names if self.name_shown else [
+            v for v in ((t.attributes or {}).get("placeholder"),) if v and norm_name(v)] if t else []
 
     # ---------------------------------------------------------------- page reads
     async def snapshot(self) -> tuple[Any, list[dict]] | None:
@@ -483,9 +489,9 @@ class _Ladder:
         tf, cf = _FAMILY.get(tr or ""), _FAMILY.get(cr or "")
         if tf and cf and tf != cf and cr not in _COMPATIBLE.get((tf, cf), set()):
             return f"a {cr}, not a {tr}"
-        if self.names:
+        if self.painted_names:
             mine = [v for v in _fields(d) if v]
-            if mine and all(names_conflict(a, b) for a in self.names for b in mine):
+            if mine and all(names_conflict(a, b) for a in self.painted_names for b in mine):
                 return f"named {(d.get('name') or mine[0])[:40]!r}"
         return None
 
