@@ -360,3 +360,82 @@ def test_a_word_read_another_way_is_not_a_missing_one():
     assert words_gone(Counter(["select", "authors", "milk"]), page) == ["authors", "select"]
     assert words_gone(Counter(["milk", "milk"]), page) == ["milk"]
 
+
+
+def test_one_word_gone_fails_a_mutant_only_where_the_unmodified_source_still_shows_it(tmp_path):
+    # the mutation unbinds a show-password toggle: the typed password stays dots; one word, a small share of pixels
+    import shutil as _sh
+    from types import SimpleNamespace
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    from iwrbench.validity.markup.verify import Drive
+
+    if not _sh.which("tesseract"):
+        pytest.skip("no tesseract")
+    font = ImageFont.truetype("DejaVuSans.ttf", 22)
+
+    def shot(name: str, value: str) -> Path:
+        im = Image.new("RGB", (1280, 720), "white")
+        d = ImageDraw.Draw(im)
+        d.text((40, 40), "Sign in to your account", fill="black", font=font)
+        d.text((40, 120), "Password", fill="black", font=font)
+        d.rectangle((40, 160, 420, 200), outline="#999")
+        if value:
+            d.text((50, 166), value, fill="black", font=font)
+        else:
+            for k in range(10):
+                d.ellipse((52 + 16 * k, 176, 60 + 16 * k, 184), fill="black")
+        p = tmp_path / f"{name}.png"
+        im.save(p)
+        return p
+
+    gt = shot("gt", "Summer2024")
+    task = SimpleNamespace(checkpoint=lambda i: gt)
+    mutant = Drive(steps=1, reached=1, shots={1: shot("mutant", "")})
+    alone = mutant.evaluate(task, 0.01)
+    assert alone.ok and alone.unsure == {1: ["summer2024"]}, (alone.reason, alone.unsure)
+    shown = Drive(steps=1, reached=1, shots={1: shot("control", "Summer2024")}).evaluate(task, 0.01)
+    assert shown.ok
+    judged = mutant.evaluate(task, 0.01, shown)
+    assert not judged.ok and judged.failed_at == 1 and "summer2024" in judged.reason
+    # the source hides it too (the checkpoint is not what a replay gives): not the mutation's doing
+    hidden = Drive(steps=1, reached=1, shots={1: shot("control2", "")}).evaluate(task, 0.01)
+    assert mutant.evaluate(task, 0.01, hidden).ok
+
+
+def test_a_count_the_mutant_no_longer_updates_fails_it_against_the_control(tmp_path):
+    # a checklist item ticked, but its handler (bound to a renamed class) never ran: '2 of 5 done' stays
+    import shutil as _sh
+    from types import SimpleNamespace
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    from iwrbench.validity.markup.verify import Drive
+
+    if not _sh.which("tesseract"):
+        pytest.skip("no tesseract")
+    font = ImageFont.truetype("DejaVuSans.ttf", 22)
+
+    def shot(name: str, done: int) -> Path:
+        im = Image.new("RGB", (1280, 720), "white")
+        d = ImageDraw.Draw(im)
+        d.text((40, 40), "Honey lavender latte recipe", fill="black", font=font)
+        d.text((40, 120), "Checklist", fill="black", font=font)
+        d.text((900, 120), f"{done} of 5 done", fill="black", font=font)
+        for k, item in enumerate(("Make the syrup", "Staff tasting", "Write the build card")):
+            d.text((80, 180 + 40 * k), item, fill="black", font=font)
+        p = tmp_path / f"{name}.png"
+        im.save(p)
+        return p
+
+    gt = shot("gt", 3)
+    task = SimpleNamespace(checkpoint=lambda i: gt)
+    mutant = Drive(steps=1, reached=1, shots={1: shot("mutant", 2)})
+    alone = mutant.evaluate(task, 0.01)
+    assert alone.ok and alone.unsure == {1: ["3"]}, (alone.reason, alone.unsure)  # a number alone: ask the control
+    control = Drive(steps=1, reached=1, shots={1: shot("control", 3)}).evaluate(task, 0.01)
+    judged = mutant.evaluate(task, 0.01, control)
+    assert not judged.ok and judged.failed_at == 1 and judged.reason.endswith(": 3")
+    same = Drive(steps=1, reached=1, shots={1: shot("same", 3)})
+    assert same.evaluate(task, 0.01).unsure == {} and same.evaluate(task, 0.01, control).ok

@@ -89,7 +89,7 @@ async def _task_units(browser: Any, task: Any, out: Path, mutations: tuple[str, 
                 dr = await drive(browser, task, recipe, bundle.url, {origin_of(bundle.url)}, rw, unit / "verify",
                                  hold=hold)
                 dr.evaluate(task, MAX_DIFF_SHARE)
-                if not dr.ok:
+                if not dr.ok or dr.unsure:  # a failure, or a word gone that the control may still show
                     ctl = await get_control(source)
                     dr.evaluate(task, MAX_DIFF_SHARE, ctl)
                     extra["control"] = ctl.as_dict()

@@ -17,10 +17,13 @@ from .shim import SURVIVORS_JS
 
 # =========================================================================== verification (no judge)
 
-#: a screenshot this close to its checkpoint in pixels is still read (OCR): a missing line of text
+#: a screenshot this close to its checkpoint in pixels is still read (OCR): a missing line of text, or a digit
 #: is a small share of the pixels
-TEXT_CHECK_SHARE = 0.0005
+TEXT_CHECK_SHARE = 0.00003
 MIN_MISSING_WORDS = 2
+#: ... or one word or number, where the unmodified source driven the same way (the control) reproduced the checkpoint
+#: and still shows it: a password the mutant left hidden, a count it no longer updates
+MIN_MISSING_WORDS_CONTROLLED = 1
 #: how alike (difflib's ratio) a word read on the page must be to one read on the checkpoint to count as it
 NEAR_WORD = 0.75
 #: a word's strokes: pixels this far from its box's commonest grey; gone when this share of them changed that much
@@ -28,9 +31,11 @@ INK_LEVEL = 40
 INK_CHANGED = 0.3
 
 
-def missing_words(reference: Path, shot: Path) -> list[str]:
+def missing_words(reference: Path, shot: Path, numbers: bool = False) -> list[str]:
     """Words OCR reads on ``reference`` and not on ``shot`` (3+ characters with a letter; a word
     counts as often as it is read). Tesseract, independent of the judge's reader; [] without it.
+    ``numbers``: tokens with a digit count too, whatever their length; a number without a letter only where
+    the shot reads another number in its place (a counter's '3' that stayed '2').
 
     Not missing: a word whose strokes are still painted where it was read, pixel for pixel (OCR read the
     line another way beside a slight change: 'HEM' over an unchanged button), and a word read nowhere on
@@ -43,7 +48,7 @@ def missing_words(reference: Path, shot: Path) -> list[str]:
         return re.sub(r"[^\w]", "", t).lower()
 
     def keep(w: str) -> bool:
-        return len(w) >= 3 and any(c.isalpha() for c in w)
+        return (len(w) >= 3 and any(c.isalpha() for c in w)) or (numbers and any(c.isdigit() for c in w))
 
     with Image.open(reference) as ra, Image.open(shot) as sa:
         ref, cur = ra.convert("L"), sa.convert("L")
@@ -62,8 +67,20 @@ def missing_words(reference: Path, shot: Path) -> list[str]:
         d = ImageChops.difference(r, cur.crop(crop)).tobytes()
         return sum(1 for i in ink if d[i] > INK_LEVEL) < INK_CHANGED * len(ink)
 
-    read = [(w, still_painted(box)) for w, box in ((norm(x.text), x.box) for x in ocr_words(reference)) if keep(w)]
-    here = Counter(w for w in (norm(x.text) for x in ocr_words(shot)) if keep(w))
+    shot_words = [(norm(x.text), x.box) for x in ocr_words(shot)]
+
+    def another_number_there(w: str, box: tuple[int, int, int, int]) -> bool:
+        """Is another number read where this one was (a count that stayed '2' where the checkpoint reads '3')?
+        A number gone with nothing in its place is more often a glyph misread ('?' read as '2') than a state."""
+        x, y, bw, bh = box
+        for v, (sx, sy, sw, sh) in shot_words:
+            if v != w and any(c.isdigit() for c in v) and sx < x + bw and x < sx + sw and sy < y + bh and y < sy + sh:
+                return True
+        return False
+
+    read = [(w, still_painted(box) or (not any(c.isalpha() for c in w) and not another_number_there(w, box)))
+            for w, box in ((norm(x.text), x.box) for x in ocr_words(reference)) if keep(w)]
+    here = Counter(w for w, _ in shot_words if keep(w))
     return words_gone(Counter(w for w, p in read if not p), here - Counter(w for w, p in read if p))
 
 
@@ -92,6 +109,8 @@ class Drive:
     reason: str = ""
     survivors: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
+    #: checkpoints where fewer words were gone than fail a page alone: the control decides (``evaluate``)
+    unsure: dict[int, list[str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -102,7 +121,7 @@ class Drive:
         control itself did not reproduce the checkpoint); the first failure (visual or action) decides."""
         from ...validate.check import diff_share
 
-        self.failed_at, self.reason = None, ""
+        self.failed_at, self.reason, self.unsure = None, "", {}
         for i in sorted(self.shots):
             gt = task.checkpoint(i)
             if not gt.is_file():
@@ -119,11 +138,20 @@ class Drive:
             elif d > TEXT_CHECK_SHARE and self.failed_at is None and (self.stop_at is None or i < self.stop_at):
                 # few pixels, but maybe a whole line of text (an editor left empty): a person would see it
                 ref = control.shots[i] if self.against[i] == "control" and control is not None else gt
-                gone = missing_words(ref, self.shots[i])
+                gone = missing_words(ref, self.shots[i], numbers=True)
+                need = MIN_MISSING_WORDS
+                controlled = (control is not None and i in control.shots and self.against[i] == "checkpoint"
+                              and control.diffs.get(i, 1.0) <= limit)
                 if control is not None and gone and i in control.shots and self.against[i] == "checkpoint":
-                    also_gone = set(missing_words(gt, control.shots[i]))  # the source varies there too
+                    also_gone = set(missing_words(gt, control.shots[i], numbers=True))  # the source varies there too
                     gone = [w for w in gone if w not in also_gone]
-                if len(gone) >= MIN_MISSING_WORDS:
+                if controlled:
+                    need = MIN_MISSING_WORDS_CONTROLLED
+                else:  # numbers alone are too easily misread to fail a page without the control's word
+                    if gone and control is None:
+                        self.unsure[i] = gone
+                    gone = [w for w in gone if len(w) >= 3 and any(c.isalpha() for c in w)]
+                if len(gone) >= need:
                     self.failed_at = i
                     self.reason = (f"checkpoint {i}: only {d:.2%} of pixels differ, but words read on the "
                                    f"{self.against[i]} are not on the page: {', '.join(gone[:6])}")
