@@ -106,7 +106,8 @@ class RecipeAction(_Strict):
     description: str = Field(min_length=1, description="what the model and the judge see: the control as a "
                                                        "person would name it (\"the green 'Sign in' button\")")
     target: str | None = Field(None, description="a Playwright selector, used only while recording (needed by "
-                                                 "Click, Type, Hover, Select; optional for Press: focused first)")
+                                                 "Click, Type, Hover, Select; optional for Press: the element meant, never focused "
+                                                 "for it: the key goes where the focus is)")
     text: str | None = Field(None, description="Type: the text typed")
     key: str | None = Field(None, description="Press: a Playwright key name (Enter, ArrowLeft, x)")
     value: str | None = Field(None, description="Select: the option's label or value")
@@ -221,8 +222,10 @@ class Recipe(_Strict):
     #: first unless ``auto_probe`` is false or ``probes`` is ``[]`` (no probe at all)
     probes: list[RecipeProbe] | None = Field(None, description="replays with other input after the main "
                                                                "trajectory ([]: none at all)")
-    auto_probe: bool = Field(True, description="add the automatic probe (other typed text) when the recipe types "
-                                               "text")
+    auto_probe: bool = Field(True, description="add the probes the recorder makes itself: the automatic one (other "
+                                               "typed text, when the recipe types text) and the derived ones (the "
+                                               "trajectory varied: a step skipped, done twice, swapped ...); false: "
+                                               "only the recipe's own `probes:`")
 
     @model_validator(mode="after")
     def _probes_fit(self) -> "Recipe":

@@ -19,13 +19,13 @@ import json
 import os
 import shutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from ..timing import phase, timed
 from ..version import __version__
-from ..browser.player import RECORDER, RECORDER_QUICK, Pace, glide, locate, play
+from ..browser.player import RECORDER, RECORDER_QUICK, Pace, Rules, glide, locate, play
 from ..browser.core import CLOCK_START, launch_browser, new_context
 from ..browser.dom import DESCRIBE_JS, ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import host
@@ -331,11 +331,12 @@ async def _crop(page: Any, path: Path, vp: tuple[int, int], box: dict) -> None:
 
 async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: list[RecipeAction], *, full: bool,
                     tmp: Path | None, progress: Progress | None, seed: int, label: str = "", describe: bool = True,
-                    states: bool = True) -> PassResult:
+                    states: bool = True, rules: Rules | None = None) -> PassResult:
     """One replay of ``actions`` on the source (``full``: the video pass, which also writes checkpoints, targets, the
     DOM snapshots and sniffs the assets). ``describe``: record each target (role, name, box: the main pass and probes
     with their own actions); ``states``: read the DOM facts the recorder derives information from (the main pass
-    and the passes with other seeds; a probe reads them only for its author's checks)."""
+    and the passes with other seeds; a probe reads them only for its author's checks). ``rules``: how actions are
+    played (default: the recorder's, at a person's pace on the video pass)."""
     vp = (recipe.viewport.width, recipe.viewport.height)
     steps: list[StepRecord] = []
     res = PassResult(steps=steps, seed=seed)
@@ -447,7 +448,7 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                         has = True
                     if not has:
                         res.unfocused[i] = a.target or ""
-                done = await timed(P + "play", play(page, a.action, el, vp, RECORDER if full else RECORDER_QUICK,
+                done = await timed(P + "play", play(page, a.action, el, vp, rules or (RECORDER if full else RECORDER_QUICK),
                                                     trace=res.timeline, step=i))
                 if not done.executed:  # the recorder falls back on nothing: the recipe is wrong
                     raise RecordError(f"{label}step {i}: {a.type} failed: {done.reason(a.type)}")
@@ -609,6 +610,11 @@ def _changed_steps(p: PassResult) -> set[int]:
 
 #: passes recorded at once beside the video pass (each in its own browser context; they mostly wait for the page)
 PARALLEL_PASSES = 2
+#: a derived probe (the recorder's guess at another path) gives up on a click or hover after this long: on a path the
+#: source does not offer (a time slot still disabled before a room is chosen) Playwright's 30 s would be waited out;
+#: a probe that fails so is not kept, as before
+DERIVED_CLICK_TIMEOUT_MS = 5000
+RECORDER_DERIVED = replace(RECORDER_QUICK, name="recorder-derived", click_timeout_ms=DERIVED_CLICK_TIMEOUT_MS)
 
 
 async def _other_passes(browser: Any, recipe: Recipe, src: ResolvedSource, plans: list[ProbePlan], passes: int,
@@ -619,10 +625,12 @@ async def _other_passes(browser: Any, recipe: Recipe, src: ResolvedSource, plans
     a few at a time."""
     sem = asyncio.Semaphore(PARALLEL_PASSES)
 
-    async def one(actions: list[RecipeAction], seed: int, label: str, *, describe: bool, states: bool) -> PassResult:
+    async def one(actions: list[RecipeAction], seed: int, label: str, *, describe: bool, states: bool,
+                  derived: bool = False) -> PassResult:
         async with sem:
             return await _run_pass(browser, recipe, src, actions, full=False, tmp=None, progress=None, seed=seed,
-                                   label=label, describe=describe, states=states)
+                                   label=label, describe=describe, states=states,
+                                   rules=RECORDER_DERIVED if derived else None)
 
     seeds = [recipe.seed + OTHER_SEED * k for k in range(1, passes)] if main_seeds else []
     if progress:
@@ -633,15 +641,16 @@ async def _other_passes(browser: Any, recipe: Recipe, src: ResolvedSource, plans
     # each probe once with the recipe's seed, and again with another only where the page drew random numbers: a page
     # that draws none shows the same whatever the seed
     main_jobs = [one(recipe.actions, seed, "", describe=False, states=True) for seed in seeds]
-    probe_jobs = [one(plan.actions, recipe.seed, f"probe {plan.name}: ", describe=not plan.mirrors, states=False)
-                  for plan in plans]
+    probe_jobs = [one(plan.actions, recipe.seed, f"probe {plan.name}: ", describe=not plan.mirrors, states=False,
+                      derived=plan.kind == "derived") for plan in plans]
     done = await asyncio.gather(*main_jobs, *probe_jobs, return_exceptions=True)
     for r in done:
         if isinstance(r, BaseException) and not isinstance(r, RecordError):
             raise r
     again = [j for j, r in enumerate(done[len(seeds):]) if passes > 1 and isinstance(r, PassResult) and r.draws > 0]
     second = await asyncio.gather(*(one(plans[j].actions, recipe.seed + OTHER_SEED, f"probe {plans[j].name}: ",
-                                        describe=False, states=False) for j in again), return_exceptions=True)
+                                        describe=False, states=False, derived=plans[j].kind == "derived")
+                                    for j in again), return_exceptions=True)
     for r in second:
         if isinstance(r, BaseException) and not isinstance(r, RecordError):
             raise r
