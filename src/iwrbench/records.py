@@ -249,7 +249,18 @@ def step_text(action_type: str, description: str | None) -> str:
     first = desc.split(None, 1)[0].lower()
     if first.startswith(action_type.lower()):
         return desc[0].upper() + desc[1:]
-    return f"{action_type} {desc}"
+    verb = {"Type": "Type into", "Select": "Select in", "Hover": "Hover over"}.get(action_type, action_type)
+    if first in ("into", "in", "over", "on", "onto", "at", "to"):  # the description brings its own preposition
+        verb = action_type
+    return f"{verb} {desc}"
+
+
+def clip(text: str, n: int) -> str:
+    """``text`` cut to at most ``n`` characters at a word's end, with an ellipsis when cut."""
+    if len(text) <= n:
+        return text
+    cut = text[:n - 1].rsplit(None, 1)[0] if " " in text[:n - 1] else text[:n - 1]
+    return cut.rstrip(" ,;:") + "\u2026"
 
 
 class Classification(_Open):

@@ -159,7 +159,14 @@ def test_a_step_is_named_by_its_type_once():
     assert step_text("Press", "the K key") == "Press the K key"
     assert step_text("Click", "Clicking the 'Next' tab") == "Clicking the 'Next' tab"
     assert step_text("Scroll", "scroll down to the footer") == "Scroll down to the footer"
-    assert step_text("Type", "the 'Email' box") == "Type the 'Email' box"
+    assert step_text("Type", "the 'Full name' box") == "Type into the 'Full name' box"
+    assert step_text("Type", "into the search field") == "Type into the search field"
+    assert step_text("Hover", "the 'i' icon") == "Hover over the 'i' icon"
+    assert step_text("Select", "the 'Country' menu") == "Select in the 'Country' menu"
+    from iwrbench.records import clip
+    assert clip("Hover the small circled 'i' icon in the top right corner", 30) == "Hover the small circled 'i'\u2026"
+    assert clip("short", 30) == "short"
+    assert step_text("Type", "the 'Email' box") == "Type into the 'Email' box"
     assert step_text("Hover", "") == "Hover"
 
 

@@ -288,7 +288,8 @@ def derive_plans(recipe: Recipe, *, options: dict[int, list[str]] | None = None,
     for k, sel, text, desc in near[:PER_KIND]:
         seq = [_plain(a) for a in acts[:k - 1]] + [RecipeAction(type=acts[k - 1].type, target=sel, description=desc)]
         out.append(ProbePlan(f"derived-neighbour-{k}", "derived", k, False, {}, seq, [*range(1, k), None],
-                             why=f"{acts[k - 1].type.lower()} on the one of {text!r} instead of step {k}'s target"))
+                             why=f"{'hover over' if acts[k - 1].type == 'Hover' else 'click on'} the look-alike {text!r} "
+                                 f"instead of step {k}'s target"))
     return out
 
 

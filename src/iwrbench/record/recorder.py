@@ -47,6 +47,7 @@ from ..records import (
     RecordingDetails,
     Target,
     Task,
+    clip,
     step_text,
 )
 from ..sources import ResolvedSource, resolve_source
@@ -388,7 +389,7 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
             for i, a in enumerate(actions, start=1):
                 t_step = time.monotonic()
                 if progress:
-                    progress(f"{label}step {i}/{n}: {step_text(a.type, a.description)[:80]}")
+                    progress(f"{label}step {i}/{n}: {clip(step_text(a.type, a.description), 80)}")
                 el = await timed(P + "locate", locate(page, i, a.target)) if a.target else None
                 target = None
                 if el is not None:
