@@ -276,12 +276,16 @@ def test_iwr_record_says_how_long_is_left_at_the_video_pass_pace():
     eta("step 2/5: Type 'milk' in the box")  # 4 s per step: 4 steps more (16 s) + 3 s, then 0.65 x 25 s
     now[0] = 7.0
     eta("replaying the recipe with seed(s) 1000")
+    now[0] = 20.0
+    eta("recording 5 probe(s) on the source (derived-twice-1, ...), 2 passes at a time")  # after the video pass
     now[0] = 30.0
     eta("validating: replaying the task on its source")
     assert lines[0] == "  step 1/5: Click the 'Add' button"
     assert lines[1] == "  step 2/5: Type 'milk' in the box (about 0 min 35 s left)"  # 19 + 16.25
     assert lines[2] == "  replaying the recipe with seed(s) 1000"
-    assert lines[3].endswith("(about 0 min 19 s left)")
+    # 3 rounds of passes half the video pass's 20 s, 3 s of encoding, then 0.65 of the 53 s recorded by then
+    assert lines[3].endswith("2 passes at a time (about 1 min 07 s left)"), lines[3]
+    assert lines[4].endswith("(about 0 min 19 s left)")
     quiet = RecordEta(False, clock=lambda: now[0], out=lines.append)
     now[0] += 4
     quiet("step 1/2: x")

@@ -91,20 +91,25 @@ class RecordEta:
     """``iwr record``'s progress lines with an estimate of the time left. The video pass names each step (``step
     i/n: ...``) and sets the pace: its remaining steps at the pace so far, a few seconds for assets and the video,
     then the validation (the oracle replay and the cheat check), which takes about ``VALIDATION`` of the recording
-    before it (bench/speed.py: 18.9-21.9 s after 27.8-34.2 s on a quiet machine)."""
+    before it (bench/speed.py: 18.9-21.9 s after 27.8-34.2 s on a quiet machine). A second round of probes after
+    the video pass gets its own estimate: its passes, a few at a time, each about ``QUICK_PASS`` of the video pass."""
 
     VALIDATION = 0.65
     ENCODE_S = 3.0
+    #: a probe's pass (no pointer moves, no holds for the video) against the video pass's length
+    QUICK_PASS = 0.5
 
     def __init__(self, validate: bool, clock: Callable[[], float] = time.monotonic, out: Callable[[str], None] = print):
         self.validate, self.clock, self.out = validate, clock, out
         self.t0 = clock()
         self.first: float | None = None  # when the video pass's first step began
+        self.video_s = 0.0  # the video pass's length at the pace so far
 
     def __call__(self, msg: str) -> None:
         import re
 
         m = re.match(r"step (\d+)/(\d+): ", msg)
+        later = re.match(r"recording (\d+) probe\(s\) on the source .*?(\d+) passes at a time", msg)
         left = None
         now = self.clock() - self.t0
         if m:
@@ -113,8 +118,13 @@ class RecordEta:
                 self.first = now
             elif self.first is not None and n >= i > 1:
                 per = (now - self.first) / (i - 1)
+                self.video_s = per * n
                 record = now + per * (n - i + 1) + self.ENCODE_S
                 left = record - now + (self.VALIDATION * record if self.validate else 0.0)
+        elif later and self.video_s:  # a second round of probes after the video pass: a few quick passes at a time
+            k, at_once = int(later.group(1)), max(1, int(later.group(2)))
+            record = now + -(-k // at_once) * self.QUICK_PASS * self.video_s + self.ENCODE_S
+            left = record - now + (self.VALIDATION * record if self.validate else 0.0)
         elif msg.startswith("validating:"):
             left = self.VALIDATION * now
         suffix = f" (about {int(left // 60)} min {int(left % 60):02d} s left)" if left is not None and left >= 1 else ""
