@@ -439,3 +439,36 @@ def test_a_count_the_mutant_no_longer_updates_fails_it_against_the_control(tmp_p
     assert not judged.ok and judged.failed_at == 1 and judged.reason.endswith(": 3")
     same = Drive(steps=1, reached=1, shots={1: shot("same", 3)})
     assert same.evaluate(task, 0.01).unsure == {} and same.evaluate(task, 0.01, control).ok
+
+
+def test_a_small_grey_word_in_a_field_is_read_again_enlarged(tmp_path):
+    # Tesseract reads a page at its size and can miss light text in a field; the changed region, enlarged, it reads
+    import shutil as _sh
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    from iwrbench.validity.markup.verify import region_words_gone
+
+    if not _sh.which("tesseract"):
+        pytest.skip("no tesseract")
+    font = ImageFont.truetype("DejaVuSans.ttf", 14)
+
+    def shot(name: str, value: str) -> Path:
+        im = Image.new("RGB", (1280, 720), "white")
+        d = ImageDraw.Draw(im)
+        d.text((480, 380), "PASSWORD", fill="#566a7f", font=font)
+        d.rounded_rectangle((478, 410, 860, 450), radius=6, outline="#d9dee3")
+        if value:
+            d.text((492, 422), value, fill="#8a93a0", font=font)
+        else:
+            for k in range(8):
+                d.ellipse((494 + 9 * k, 428, 499 + 9 * k, 433), fill="#8a93a0")
+        p = tmp_path / f"{name}.png"
+        im.save(p)
+        return p
+
+    gt, dots = shot("gt", "apollo11"), shot("dots", "")
+    gone = region_words_gone(gt, dots, numbers=True)
+    assert len(gone) == 1 and gone[0].startswith("apollo"), gone
+    assert region_words_gone(gt, shot("same", "apollo11"), numbers=True) == []
+    assert region_words_gone(dots, gt, numbers=True) == []
