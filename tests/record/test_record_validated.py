@@ -159,7 +159,7 @@ def test_python_record_returns_the_validated_task_and_warns(tmp_path, capsys):
     assert (tmp_path / "task" / "task.json").is_file() and task.video_path.is_file()
     # by default it says what it does, as `iwr record` does (on stderr); a step is not named by its type twice
     err = capsys.readouterr().err
-    assert "recording every-action (3 action(s))" in err and "step 1/3: Type the name box" in err
+    assert "recording every-action (3 action(s))" in err and "step 1/3: Type into the name box" in err
     assert "step 3/3: Press the K key" in err and "ress press" not in err
     assert "validating: replaying the task on its source" in err and "oracle replay IFS 100" in err
     assert "blocked 1 request" not in err  # said once, as the RecordingWarning
