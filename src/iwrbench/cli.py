@@ -105,6 +105,12 @@ class RecordEta:
         self.first: float | None = None  # when the video pass's first step began
         self.video_s = 0.0  # the video pass's length at the pace so far
 
+    def _until_done(self, now: float, recording_left: float) -> float:
+        """The time left: what is left of the recording, the encoding, then the validation (about ``VALIDATION``
+        of the whole recording)."""
+        record = now + recording_left + self.ENCODE_S
+        return record - now + (self.VALIDATION * record if self.validate else 0.0)
+
     def __call__(self, msg: str) -> None:
         import re
 
@@ -119,12 +125,10 @@ class RecordEta:
             elif self.first is not None and n >= i > 1:
                 per = (now - self.first) / (i - 1)
                 self.video_s = per * n
-                record = now + per * (n - i + 1) + self.ENCODE_S
-                left = record - now + (self.VALIDATION * record if self.validate else 0.0)
+                left = self._until_done(now, per * (n - i + 1))
         elif later and self.video_s:  # a second round of probes after the video pass: a few quick passes at a time
             k, at_once = int(later.group(1)), max(1, int(later.group(2)))
-            record = now + -(-k // at_once) * self.QUICK_PASS * self.video_s + self.ENCODE_S
-            left = record - now + (self.VALIDATION * record if self.validate else 0.0)
+            left = self._until_done(now, -(-k // at_once) * self.QUICK_PASS * self.video_s)
         elif msg.startswith("validating:"):
             left = self.VALIDATION * now
         suffix = f" (about {int(left // 60)} min {int(left % 60):02d} s left)" if left is not None and left >= 1 else ""

@@ -320,26 +320,38 @@ async def test_every_mutation_is_verified_and_judged(browser, mini_task, tmp_pat
     assert "| mini-groceries | all | yes |" in (tmp_path / "out" / "summary.md").read_text()
 
 
-def test_verification_reads_the_words_a_small_pixel_difference_can_hide(tmp_path):
-    # an editor left empty by the mutation: 0.1 % of the pixels, but a line a person reads
+def _ocr_font(size: int, name: str = "DejaVuSans.ttf"):
+    """A font to draw screens with for Tesseract to read (the test is skipped without Tesseract)."""
     import shutil as _sh
 
-    from PIL import Image, ImageDraw, ImageFont
-
-    from iwrbench.validity.markup import missing_words
+    from PIL import ImageFont
 
     if not _sh.which("tesseract"):
         pytest.skip("no tesseract")
-    font = ImageFont.truetype("DejaVuSansMono.ttf", 20)
+    return ImageFont.truetype(name, size)
+
+
+def _screen(path: Path, paint) -> Path:
+    """A 1280x720 white screenshot drawn by ``paint(ImageDraw)``, saved at ``path``."""
+    from PIL import Image, ImageDraw
+
+    im = Image.new("RGB", (1280, 720), "white")
+    paint(ImageDraw.Draw(im))
+    im.save(path)
+    return path
+
+
+def test_verification_reads_the_words_a_small_pixel_difference_can_hide(tmp_path):
+    # an editor left empty by the mutation: 0.1 % of the pixels, but a line a person reads
+    from iwrbench.validity.markup import missing_words
+
+    font = _ocr_font(20, "DejaVuSansMono.ttf")
 
     def shot(name: str, code: str) -> Path:
-        im = Image.new("RGB", (1280, 720), "white")
-        d = ImageDraw.Draw(im)
-        d.text((20, 20), "Custom SQL query", fill="black", font=font)
-        d.text((20, 80), code, fill="black", font=font)
-        p = tmp_path / f"{name}.png"
-        im.save(p)
-        return p
+        def paint(d):
+            d.text((20, 20), "Custom SQL query", fill="black", font=font)
+            d.text((20, 80), code, fill="black", font=font)
+        return _screen(tmp_path / f"{name}.png", paint)
 
     gt, same, empty = shot("gt", "select name from authors"), shot("same", "select name from authors"), shot("empty", "")
     assert missing_words(gt, same) == []
@@ -364,31 +376,23 @@ def test_a_word_read_another_way_is_not_a_missing_one():
 
 def test_one_word_gone_fails_a_mutant_only_where_the_unmodified_source_still_shows_it(tmp_path):
     # the mutation unbinds a show-password toggle: the typed password stays dots; one word, a small share of pixels
-    import shutil as _sh
     from types import SimpleNamespace
-
-    from PIL import Image, ImageDraw, ImageFont
 
     from iwrbench.validity.markup.verify import Drive
 
-    if not _sh.which("tesseract"):
-        pytest.skip("no tesseract")
-    font = ImageFont.truetype("DejaVuSans.ttf", 22)
+    font = _ocr_font(22)
 
     def shot(name: str, value: str) -> Path:
-        im = Image.new("RGB", (1280, 720), "white")
-        d = ImageDraw.Draw(im)
-        d.text((40, 40), "Sign in to your account", fill="black", font=font)
-        d.text((40, 120), "Password", fill="black", font=font)
-        d.rectangle((40, 160, 420, 200), outline="#999")
-        if value:
-            d.text((50, 166), value, fill="black", font=font)
-        else:
-            for k in range(10):
-                d.ellipse((52 + 16 * k, 176, 60 + 16 * k, 184), fill="black")
-        p = tmp_path / f"{name}.png"
-        im.save(p)
-        return p
+        def paint(d):
+            d.text((40, 40), "Sign in to your account", fill="black", font=font)
+            d.text((40, 120), "Password", fill="black", font=font)
+            d.rectangle((40, 160, 420, 200), outline="#999")
+            if value:
+                d.text((50, 166), value, fill="black", font=font)
+            else:
+                for k in range(10):
+                    d.ellipse((52 + 16 * k, 176, 60 + 16 * k, 184), fill="black")
+        return _screen(tmp_path / f"{name}.png", paint)
 
     gt = shot("gt", "Summer2024")
     task = SimpleNamespace(checkpoint=lambda i: gt)
@@ -406,28 +410,20 @@ def test_one_word_gone_fails_a_mutant_only_where_the_unmodified_source_still_sho
 
 def test_a_count_the_mutant_no_longer_updates_fails_it_against_the_control(tmp_path):
     # a checklist item ticked, but its handler (bound to a renamed class) never ran: '2 of 5 done' stays
-    import shutil as _sh
     from types import SimpleNamespace
-
-    from PIL import Image, ImageDraw, ImageFont
 
     from iwrbench.validity.markup.verify import Drive
 
-    if not _sh.which("tesseract"):
-        pytest.skip("no tesseract")
-    font = ImageFont.truetype("DejaVuSans.ttf", 22)
+    font = _ocr_font(22)
 
     def shot(name: str, done: int) -> Path:
-        im = Image.new("RGB", (1280, 720), "white")
-        d = ImageDraw.Draw(im)
-        d.text((40, 40), "Honey lavender latte recipe", fill="black", font=font)
-        d.text((40, 120), "Checklist", fill="black", font=font)
-        d.text((900, 120), f"{done} of 5 done", fill="black", font=font)
-        for k, item in enumerate(("Make the syrup", "Staff tasting", "Write the build card")):
-            d.text((80, 180 + 40 * k), item, fill="black", font=font)
-        p = tmp_path / f"{name}.png"
-        im.save(p)
-        return p
+        def paint(d):
+            d.text((40, 40), "Honey lavender latte recipe", fill="black", font=font)
+            d.text((40, 120), "Checklist", fill="black", font=font)
+            d.text((900, 120), f"{done} of 5 done", fill="black", font=font)
+            for k, item in enumerate(("Make the syrup", "Staff tasting", "Write the build card")):
+                d.text((80, 180 + 40 * k), item, fill="black", font=font)
+        return _screen(tmp_path / f"{name}.png", paint)
 
     gt = shot("gt", 3)
     task = SimpleNamespace(checkpoint=lambda i: gt)
@@ -443,29 +439,20 @@ def test_a_count_the_mutant_no_longer_updates_fails_it_against_the_control(tmp_p
 
 def test_a_small_grey_word_in_a_field_is_read_again_enlarged(tmp_path):
     # Tesseract reads a page at its size and can miss light text in a field; the changed region, enlarged, it reads
-    import shutil as _sh
-
-    from PIL import Image, ImageDraw, ImageFont
-
     from iwrbench.validity.markup.verify import region_words_gone
 
-    if not _sh.which("tesseract"):
-        pytest.skip("no tesseract")
-    font = ImageFont.truetype("DejaVuSans.ttf", 14)
+    font = _ocr_font(14)
 
     def shot(name: str, value: str) -> Path:
-        im = Image.new("RGB", (1280, 720), "white")
-        d = ImageDraw.Draw(im)
-        d.text((480, 380), "PASSWORD", fill="#566a7f", font=font)
-        d.rounded_rectangle((478, 410, 860, 450), radius=6, outline="#d9dee3")
-        if value:
-            d.text((492, 422), value, fill="#8a93a0", font=font)
-        else:
-            for k in range(8):
-                d.ellipse((494 + 9 * k, 428, 499 + 9 * k, 433), fill="#8a93a0")
-        p = tmp_path / f"{name}.png"
-        im.save(p)
-        return p
+        def paint(d):
+            d.text((480, 380), "PASSWORD", fill="#566a7f", font=font)
+            d.rounded_rectangle((478, 410, 860, 450), radius=6, outline="#d9dee3")
+            if value:
+                d.text((492, 422), value, fill="#8a93a0", font=font)
+            else:
+                for k in range(8):
+                    d.ellipse((494 + 9 * k, 428, 499 + 9 * k, 433), fill="#8a93a0")
+        return _screen(tmp_path / f"{name}.png", paint)
 
     gt, dots = shot("gt", "apollo11"), shot("dots", "")
     gone = region_words_gone(gt, dots, numbers=True)

@@ -87,11 +87,17 @@ def check_files(task: Task) -> list[str]:
     return problems
 
 
+def pixel_diff(x: Image.Image, y: Image.Image) -> np.ndarray:
+    """Where two screenshots differ: True for each pixel of ``x`` whose colour differs from ``y``'s (resized to
+    ``x``'s size) by more than ``PIXEL_TOL`` in some channel."""
+    xa = np.asarray(x.convert("RGB"), dtype=np.int16)
+    ya = np.asarray(y.convert("RGB").resize(x.size), dtype=np.int16)
+    return np.abs(xa - ya).max(axis=2) > PIXEL_TOL
+
+
 def diff_share(a: Path, b: Path) -> float:
     with Image.open(a) as x, Image.open(b) as y:
-        xa = np.asarray(x.convert("RGB"), dtype=np.int16)
-        ya = np.asarray(y.convert("RGB").resize(x.size), dtype=np.int16)
-    return float((np.abs(xa - ya).max(axis=2) > PIXEL_TOL).mean())
+        return float(pixel_diff(x, y).mean())
 
 
 async def validate_oracle(task: Task, browser: Any, out_dir: Path, recipes: Any = None) -> Validation:

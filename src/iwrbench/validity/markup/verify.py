@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections import Counter
 import re
 import time
@@ -31,7 +32,30 @@ INK_LEVEL = 40
 INK_CHANGED = 0.3
 
 
-def missing_words(reference: Path, shot: Path, numbers: bool = False) -> list[str]:
+def _is_word(w: str) -> bool:
+    """A token read by OCR that counts as a word: 3+ characters with a letter."""
+    return len(w) >= 3 and any(c.isalpha() for c in w)
+
+
+@functools.lru_cache(maxsize=512)
+def _ocr_at(path: str, mtime_ns: int, size: int) -> tuple[Any, ...]:
+    from ...generate.cheats import ocr_words
+
+    return tuple(ocr_words(Path(path)))
+
+
+def _read_words(image: Path, cached: bool) -> tuple[Any, ...]:
+    """OCR's words of ``image``; ``cached``: read once per file version (a checkpoint is compared with every mutant,
+    and again beside the control)."""
+    if not cached:
+        from ...generate.cheats import ocr_words
+
+        return tuple(ocr_words(image))
+    st = image.stat()
+    return _ocr_at(str(image), st.st_mtime_ns, st.st_size)
+
+
+def missing_words(reference: Path, shot: Path, numbers: bool = False, cached: bool = True) -> list[str]:
     """Words OCR reads on ``reference`` and not on ``shot`` (3+ characters with a letter; a word
     counts as often as it is read). Tesseract, independent of the judge's reader; [] without it.
     ``numbers``: tokens with a digit count too, whatever their length; a number without a letter only where
@@ -42,13 +66,11 @@ def missing_words(reference: Path, shot: Path, numbers: bool = False) -> list[st
     ``shot`` but close to one read there (a part of it, or most of its letters: 'hem' beside 'them')."""
     from PIL import Image, ImageChops
 
-    from ...generate.cheats import ocr_words
-
     def norm(t: str) -> str:
         return re.sub(r"[^\w]", "", t).lower()
 
     def keep(w: str) -> bool:
-        return (len(w) >= 3 and any(c.isalpha() for c in w)) or (numbers and any(c.isdigit() for c in w))
+        return _is_word(w) or (numbers and any(c.isdigit() for c in w))
 
     with Image.open(reference) as ra, Image.open(shot) as sa:
         ref, cur = ra.convert("L"), sa.convert("L")
@@ -67,7 +89,7 @@ def missing_words(reference: Path, shot: Path, numbers: bool = False) -> list[st
         d = ImageChops.difference(r, cur.crop(crop)).tobytes()
         return sum(1 for i in ink if d[i] > INK_LEVEL) < INK_CHANGED * len(ink)
 
-    shot_words = [(norm(x.text), x.box) for x in ocr_words(shot)]
+    shot_words = [(norm(x.text), x.box) for x in _read_words(shot, cached)]
 
     def another_number_there(w: str, box: tuple[int, int, int, int]) -> bool:
         """Is another number read where this one was (a count that stayed '2' where the checkpoint reads '3')?
@@ -79,7 +101,7 @@ def missing_words(reference: Path, shot: Path, numbers: bool = False) -> list[st
         return False
 
     read = [(w, still_painted(box) or (not any(c.isalpha() for c in w) and not another_number_there(w, box)))
-            for w, box in ((norm(x.text), x.box) for x in ocr_words(reference)) if keep(w)]
+            for w, box in ((norm(x.text), x.box) for x in _read_words(reference, cached)) if keep(w)]
     here = Counter(w for w, _ in shot_words if keep(w))
     return words_gone(Counter(w for w, p in read if not p), here - Counter(w for w, p in read if p))
 
@@ -98,14 +120,11 @@ def region_words_gone(reference: Path, shot: Path, numbers: bool = False) -> lis
     import numpy as np
     from PIL import Image
 
-    from ...validate.check import PIXEL_TOL
+    from ...validate.check import pixel_diff
 
     with Image.open(reference) as ra, Image.open(shot) as sa:
-        ref, cur = ra.convert("RGB"), sa.convert("RGB")
-    if ref.size != cur.size:
-        cur = cur.resize(ref.size)
-    diff = (np.abs(np.asarray(ref, dtype=np.int16) - np.asarray(cur, dtype=np.int16)).max(axis=2) > PIXEL_TOL)
-    ys, xs = np.nonzero(diff)
+        ref, cur = ra.convert("RGB"), sa.convert("RGB").resize(ra.size)
+    ys, xs = np.nonzero(pixel_diff(ref, cur))
     if not len(xs):
         return []
     pad = 12
@@ -118,7 +137,7 @@ def region_words_gone(reference: Path, shot: Path, numbers: bool = False) -> lis
         a, b = Path(d) / "ref.png", Path(d) / "shot.png"
         ref.crop((x0, y0, x1, y1)).resize(size, Image.LANCZOS).save(a)
         cur.crop((x0, y0, x1, y1)).resize(size, Image.LANCZOS).save(b)
-        return missing_words(a, b, numbers=numbers)
+        return missing_words(a, b, numbers=numbers, cached=False)  # files of this call only
 
 
 def words_gone(a: Counter, b: Counter) -> list[str]:
@@ -177,9 +196,9 @@ class Drive:
                 ref = control.shots[i] if self.against[i] == "control" and control is not None else gt
                 gone = missing_words(ref, self.shots[i], numbers=True) or region_words_gone(ref, self.shots[i], numbers=True)
                 need = MIN_MISSING_WORDS
-                controlled = (control is not None and i in control.shots and self.against[i] == "checkpoint"
-                              and control.diffs.get(i, 1.0) <= limit)
-                if control is not None and gone and i in control.shots and self.against[i] == "checkpoint":
+                beside = control is not None and i in control.shots and self.against[i] == "checkpoint"
+                controlled = beside and control.diffs.get(i, 1.0) <= limit
+                if beside and gone:
                     also_gone = set(missing_words(gt, control.shots[i], numbers=True)  # the source varies there too
                                     + region_words_gone(gt, control.shots[i], numbers=True))
                     gone = [w for w in gone if w not in also_gone]
@@ -188,7 +207,7 @@ class Drive:
                 else:  # numbers alone are too easily misread to fail a page without the control's word
                     if gone and control is None:
                         self.unsure[i] = gone
-                    gone = [w for w in gone if len(w) >= 3 and any(c.isalpha() for c in w)]
+                    gone = [w for w in gone if _is_word(w)]
                 if len(gone) >= need:
                     self.failed_at = i
                     self.reason = (f"checkpoint {i}: only {d:.2%} of pixels differ, but words read on the "
