@@ -332,3 +332,87 @@ def test_other_text_keeps_the_echo_checks_and_drops_those_that_quote_the_typed_t
     other = auto.replace["page"]
     assert [(c.kind, getattr(c, "value", None) or getattr(c, "text", None)) for c in auto.actions[0].checks] == [
         ("value_equals", other), ("text_absent", "Define onboarding email sequence")]
+
+
+def _v(*lines: str, field: str | None = None):
+    from iwrbench.checks.view import Frag, View
+
+    frags = [Frag(t=t, x=20, y=40 + 30 * i, w=8 * len(t), h=16, fs=14) for i, t in enumerate(lines)]
+    if field is not None:
+        frags.append(Frag(t=field, x=600, y=20, w=8 * len(field), h=16, fs=14, k="field", e=True))
+    return View(size=(1280, 720), frags=frags)
+
+
+def _png(changed: bool) -> bytes:
+    import io
+
+    from PIL import Image, ImageDraw
+
+    im = Image.new("RGB", (320, 180), "white")
+    if changed:
+        ImageDraw.Draw(im).rectangle((20, 20, 300, 160), fill="black")
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    return buf.getvalue()
+
+
+def test_another_text_in_a_filter_decides_by_what_it_hides_never_by_its_echo(tmp_path):
+    """kanban: 'page' typed in the filter kept two cards; 'cety' typed instead hides them. A page that replays the
+    recording over a real text box shows 'cety' in it too, so the echo decides nothing; the cards gone do."""
+    from iwrbench.record.probes import decisive_step, derive_plans, keep_decisive, replay_states
+    from iwrbench.records import Action, Evidence, TextEvidence
+
+    p = tmp_path / "r.yaml"
+    p.write_text("id: kanban\nsource: {site: ./site}\nactions:\n"
+                 "  - {type: Type, target: '#q', text: page, description: the filter box}\n"
+                 "  - {type: Click, target: '#add', description: the '+' button}\n")
+    r = load_recipe(p)
+    plan = {x.name: x for x in derive_plans(r, changed={1, 2})}["derived-other-text-1"]
+    new = plan.actions[0].text
+    assert new != "page" and len(new) == 4 and plan.step_mirrors == [None, 2] and plan.replace == {"page": new}
+    cards = ("Design product detail page", "Build chat page", "Define onboarding email sequence")
+    main_views = [_v(*cards), _v(*cards[:2], field="page"), _v(*cards[:2], "New card", field="page")]
+    shots = [_png(False), _png(True), _png(True)]
+    echo = TextEvidence(kind="appears", text=new, source="echo", channel="text", before=0, after=1)
+    gone = TextEvidence(kind="disappears", text="Design product detail page", source="derived", before=1, after=0)
+    unseen = TextEvidence(kind="appears", text=f"No card matches {new}", source="derived", before=0, after=1)
+
+    def act(*texts: TextEvidence) -> Action:
+        return Action(type="Type", action_description="the filter box", logical_assertion=None,
+                      evidence=Evidence(texts=list(texts)))
+
+    states = replay_states(plan.actions[:1], r.actions, "kind")
+    # the echo alone, or with a text no screen of the recording showed: nothing tells the source from a replay
+    d = decisive_step([act(echo, unseen)], main_views, shots, fair_views=main_views, own_texts={"page", new},
+                      states=states)
+    assert d.decisive is None
+    # a card the recording showed, gone with the other text: decisive, and all the decisive step asks
+    acts = [act(echo, gone)]
+    d = decisive_step(acts, main_views, shots, fair_views=main_views, own_texts={"page", new}, states=states)
+    assert d.decisive == 1 and "Design product detail page" in d.reason
+    kept = keep_decisive(acts, 1, main_views, shots, fair_views=main_views, own_texts={"page", new}, states=states)
+    assert [t.text for t in kept[0].evidence.texts] == ["Design product detail page"]
+    # on a later step the typed text shown again (the to-do the Enter key made) still decides
+    enter = Action(type="Press", action_description="Enter", logical_assertion=None,
+                   evidence=Evidence(texts=[echo]))
+    d = decisive_step([acts[0].model_copy(update={"evidence": Evidence()}), enter], main_views, shots,
+                      fair_views=main_views, own_texts={"page", new})
+    assert d.decisive == 2
+
+
+def test_a_key_in_place_of_another_decides_by_the_screen_s_change_when_only_chance_texts_changed():
+    """2048: the up arrow in place of the recorded left arrow. The tiles' numbers are chance's; the board changing
+    at all is not, and a replay keyed on the recorded left arrow does not change it."""
+    from iwrbench.record.probes import decisive_step
+    from iwrbench.records import Action, Evidence, TextEvidence
+    from iwrbench.checks.evidence import change_of
+
+    shots = [_png(False), _png(True)]
+    views = [_v("Score 0"), _v("Score 0", "4")]
+    ev = Evidence(texts=[TextEvidence(kind="appears", text="4", chance=True)], change=change_of(shots[0], shots[1]))
+    up = Action(type="Press", action_description="the up arrow", logical_assertion=None, evidence=ev)
+    # a replay by kind of event stays at the first state on the up arrow: nothing changes there
+    d = decisive_step([up], views, shots, fair_views=views, states=[(0, 0)])
+    assert d.decisive == 1 and "change" in d.reason
+    # a replay in order shows the left arrow's state: the board changed there too, so this does not decide
+    assert decisive_step([up], views, shots, fair_views=views, states=[(0, 1)]).decisive is None

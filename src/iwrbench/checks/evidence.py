@@ -28,6 +28,8 @@ from .view import View, contains_phrase, norm_text, quoted_phrases, tokens
 MAX_QUOTED = 4
 MAX_APPEARED = 4
 MAX_GONE = 2
+#: with ``wide`` (a derived probe's candidate evidence), at most this many of each
+MAX_WIDE = 24
 MAX_LEN = 80
 #: phrases near the top/bottom edge of the viewport depend on exact heights: not used after a scroll
 EDGE = 0.12
@@ -68,12 +70,15 @@ STRIKE_WORDS = ("struck", "strike", "strikethrough", "crossed", "line through", 
 
 
 def derive_texts(before: View, after: View, assertion: str | None, *, action_type: str = "",
-                 typed: list[str] | str | None = None, shown_typed: set[str] | None = None) -> Derived:
+                 typed: list[str] | str | None = None, shown_typed: set[str] | None = None,
+                 wide: bool = False) -> Derived:
     """Text evidence for one step, from the source's views before and after it.
 
     ``typed``: texts typed so far in the trajectory; ``shown_typed``: those of them the source showed as
     text at some earlier step (a typed text the recording showed and no longer shows must stay off
-    the page: a todo filtered out of the Active view)."""
+    the page: a todo filtered out of the Active view). ``wide``: every changed text, not only the first
+    ``MAX_APPEARED``/``MAX_GONE`` (a derived probe's candidates: the recorder keeps of them only what a
+    replay of the recording fails and the recording showed, ``record.probes.keep_decisive``)."""
     notes: list[str] = []
     out: list[TextEvidence] = []
     keys: set[str] = set()
@@ -171,9 +176,9 @@ def derive_texts(before: View, after: View, assertion: str | None, *, action_typ
                 out.append(TextEvidence(kind=kind, text=t, source="assertion", channel="struck",  # type: ignore[arg-type]
                                         before=before.count(t, "struck"), after=after.count(t, "struck")))
     appeared = [t for t in appeared if norm_text(t) not in echoed]
-    for t in appeared[:MAX_APPEARED]:
+    for t in appeared[:MAX_WIDE if wide else MAX_APPEARED]:
         out.append(TextEvidence(kind="appears", text=t, source="derived", before=before.count(t), after=after.count(t)))  # type: ignore[arg-type]
-    for t in gone[:MAX_GONE]:
+    for t in gone[:MAX_WIDE if wide else MAX_GONE]:
         out.append(TextEvidence(kind="disappears", text=t, source="derived", before=before.count(t), after=after.count(t)))  # type: ignore[arg-type]
     return Derived(out, notes)
 

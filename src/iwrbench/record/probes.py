@@ -8,6 +8,7 @@ page; a page that fails one has its credit capped (docs/judge.md, "Probes"). Thr
 - the automatic one: every typed text replaced by another of the same shape (``other_text``);
 - **derived** ones, which the recorder makes from the trajectory itself for every recipe: the visit without its
   first step; a step done twice; two neighbouring steps in the other order; another option for each Select;
+  another text of the same shape typed in the first Type step;
   before a key press, a key the page does not use (which must change nothing), then the recorded one; a key press
   undone by its opposite (Right, then Left); another key the recording uses in place of a recorded one (4 where it
   pressed 3); and a click or hover on a look-alike neighbour of the recorded target (another tag, title, pin or card
@@ -234,6 +235,20 @@ def derive_plans(recipe: Recipe, *, options: dict[int, list[str]] | None = None,
         out.append(ProbePlan("derived-other-option", "derived", first, False, {}, seq,
                              [k if k not in other else None for k in range(1, len(seq) + 1)],
                              why="another option chosen in " + ", ".join(f"step {k} ({v!r})" for k, v in other.items())))
+    # another text of the same shape typed in a Type step (the first that types words): what the page makes of
+    # other input (a filter that now hides the cards the recorded word kept). Its echo in the box decides nothing
+    # (any text box shows what is typed); what else it changes, and the recording showed, does
+    types = [k for k in range(1, n + 1) if acts[k - 1].type == "Type" and acts[k - 1].text and acts[k - 1].text.strip()
+             and not acts[k - 1].unchanged][:1]
+    for k in types:
+        typed_k = acts[k - 1].text or ""
+        new = other_text(typed_k, recipe.id)
+        seq = [_plain(a) for a in acts[:k - 1]] + [_plain(acts[k - 1]).model_copy(update={"text": new})] \
+            + [_plain(a) for a in acts[k:]]
+        mirrors = [*range(1, k), None, *range(k + 1, n + 1)]
+        seq = cut(seq, k)
+        out.append(ProbePlan(f"derived-other-text-{k}", "derived", k, False, {typed_k: new}, seq, mirrors[:len(seq)],
+                             why=f"{new!r} typed in step {k} in place of {typed_k!r}"))
     # before a key press, a key the page does not use: it must change nothing, then the recorded key does
     presses = [k for k in range(1, n + 1) if acts[k - 1].type == "Press" and not acts[k - 1].unchanged]
     for k in presses[:1]:
@@ -355,6 +370,18 @@ def _shown(text: str, views: list[View], channel: str | None) -> bool:
     return any(v.count(text, ch) > 0 for v in views for ch in ("text", "field"))
 
 
+def _decides(t: Any, action_type: str, fair_views: list[View], own: set[str]) -> bool:
+    """Can this text of a probe step tell the source from a page that replays the recording? Not what chance
+    decided; not a text the recording never showed a person, unless it is a typed text of the probe's own; and not
+    a typed text on the step that types it: the box shows it there, and so does a page that replays the recording
+    over real text boxes (the cheat pages). Its echo on a later step (the to-do the Enter key made) decides."""
+    if t.chance:
+        return False
+    if t.source == "echo" or t.text in own:
+        return action_type != "Type"
+    return _shown(t.text, fair_views, t.channel)
+
+
 @dataclass
 class Decision:
     """A derived probe's verdict at record time."""
@@ -387,15 +414,17 @@ def decisive_step(actions: list[Action], main_views: list[View], main_shots: lis
                 return Decision(True, j, f"step {j} must change nothing; a replay moves on to its next state")
             continue
         for t in ev.texts:
-            if t.chance:
-                continue
-            if t.source != "echo" and not (_shown(t.text, fair_views, t.channel) or t.text in own):
+            if not _decides(t, a.type, fair_views, own):
                 continue
             if not judge_text(t, main_views[bj], main_views[aj]).passed:
                 return Decision(True, j, f"step {j}: {t.kind} {t.text!r}, which a replay of the recording does not show")
-        if ev.change is not None and not ev.change_unstable and not ev.texts:
+        # no text tells them apart (none, or only chance's and unfair ones): the screen's change can (the up arrow
+        # moves 2048's tiles where a replay keyed on the recorded left arrow shows nothing new)
+        # (not on a Type step: there the change is mostly the typed text, which any text box shows)
+        if ev.change is not None and not ev.change_unstable and a.type != "Type":
             if not judge_change(ev.change, main_shots[bj], main_shots[aj]).passed:
-                return Decision(True, j, f"step {j}: the screen changes elsewhere than a replay of the recording does")
+                return Decision(True, j, f"step {j}: the screen changes, and a replay of the recording does not change "
+                                           "it as much")
     return Decision(False, None, "a replay of the recording passes it")
 
 
@@ -413,8 +442,7 @@ def keep_decisive(actions: list[Action], d: int, main_views: list[View], main_sh
             keep = Evidence(notes=["a step of a derived probe before its decisive step: it only has to execute"])
         else:
             bj, aj = states[j - 1] if states and j <= len(states) else (min(j - 1, n), min(j, n))
-            texts = [t for t in ev.texts if not t.chance
-                     and (t.source == "echo" or _shown(t.text, fair_views, t.channel) or t.text in own)
+            texts = [t for t in ev.texts if _decides(t, a.type, fair_views, own)
                      and not judge_text(t, main_views[bj], main_views[aj]).passed]
             # asked as changed texts of a step without assertion: any one of them must hold on the page
             keep = Evidence(texts=[t.model_copy(update={"source": "echo" if t.source == "echo" else "derived"}) for t in texts],

@@ -518,8 +518,10 @@ def _check_key(c: Any) -> str:
 
 
 def step_evidence(i: int, ra: RecipeAction, first: PassResult, others: list[PassResult], *,
-                  with_change: bool = True, typed: list[str] | None = None, label: str = "") -> Evidence:
-    """Evidence for step ``i`` from pass 1, kept where every other pass (another seed) agrees."""
+                  with_change: bool = True, typed: list[str] | None = None, label: str = "",
+                  wide: bool = False) -> Evidence:
+    """Evidence for step ``i`` from pass 1, kept where every other pass (another seed) agrees. ``wide``: every
+    changed text (``derive_texts``), for a derived probe, which keeps only the ones that tell it from a replay."""
     if ra.unchanged:
         for p in [first, *others]:
             r = judge_still(p.pre.get(i, p.shots[i - 1]), p.shots[i])
@@ -530,7 +532,7 @@ def step_evidence(i: int, ra: RecipeAction, first: PassResult, others: list[Pass
         return Evidence(still=True, notes=["the recording changed nothing here: the page must not change either"])
     shown = {x for x in (typed or []) if any(v.count(x) > 0 for v in first.views[:i])}
     d = derive_texts(first.views[i - 1], first.views[i], ra.assertion, action_type=ra.type, typed=typed or [],
-                     shown_typed=shown)
+                     shown_typed=shown, wide=wide)
     notes = list(d.notes)
     texts = []
     for t in d.texts:
@@ -567,7 +569,7 @@ def _probe_actions(plan: ProbePlan, a_pass: PassResult, b_pass: PassResult | Non
         if ra.type == "Type" and ra.text:
             typed.append(ra.text)
         ev = step_evidence(j, ra, a_pass, others, with_change=plan.kind in ("recipe", "derived"), typed=typed,
-                           label=f"probe {plan.name}, ")
+                           label=f"probe {plan.name}, ", wide=plan.kind == "derived")
         if plan.kind == "text":
             # an automatic probe only asks for what the new input must produce: the text echoed back
             echo, seen = [], set()
@@ -784,7 +786,7 @@ def _build_probes(recipe: Recipe, probe_passes: list[tuple[ProbePlan, PassResult
         ds = against(acts)
         for shape, x in ds.items():
             decides[shape][plan.name] = x.decisive if x.kept else None
-        if all(x.decisive is None for x in ds.values()):
+        if all(x.decisive is None for x in ds.values()) and plan.kind != "text":
             warnings.append(f"probe {plan.name}: a page that replays the recording passes it, so it guards no step "
                             "(ask, early in it, something whose answer differs from the recorded state at that point)")
         probes.append(Probe(name=plan.name, kind=plan.kind, guards=plan.guards, mirrors=plan.mirrors,  # type: ignore[arg-type]

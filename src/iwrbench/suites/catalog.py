@@ -15,7 +15,7 @@ from ..errors import IwrError
 from ..sources import cache_root
 
 #: bump when the recorder's output changes, so cached suites are rebuilt
-RECORDER_VERSION = "11"  # 11: a text faded out (opacity along its ancestors) or visibility hidden is not read, whatever lies under it; reads in an isolated world, the browser sandboxed; 10: visible means painted (the reader reads the layout and the pixels), derived probes; 7: Hover and Scroll actions carry video_time_s (frame anchors); 8: chance outcomes kept as evidence (TextEvidence.chance); 9: screenshots hold SMIL, media and animated images still, smooth scrolls jump, video cues held to the end of their window, the clock starts at the judge's start
+RECORDER_VERSION = "12"  # 12: derived probes weigh every changed text the recording showed, the screen's change where only chance's texts changed, and another text typed in the first Type step; the typed text in its own box decides nothing (any text box shows it); 11: a text faded out (opacity along its ancestors) or visibility hidden is not read, whatever lies under it; reads in an isolated world, the browser sandboxed; 10: visible means painted (the reader reads the layout and the pixels), derived probes; 7: Hover and Scroll actions carry video_time_s (frame anchors); 8: chance outcomes kept as evidence (TextEvidence.chance); 9: screenshots hold SMIL, media and animated images still, smooth scrolls jump, video cues held to the end of their window, the clock starts at the judge's start
 HERE = Path(__file__).parent
 
 
