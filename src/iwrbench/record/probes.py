@@ -245,9 +245,10 @@ def derive_plans(recipe: Recipe, *, options: dict[int, list[str]] | None = None,
         new = other_text(typed_k, recipe.id)
         seq = [_plain(a) for a in acts[:k - 1]] + [_plain(acts[k - 1]).model_copy(update={"text": new})] \
             + [_plain(a) for a in acts[k:]]
-        mirrors = [*range(1, k), None, *range(k + 1, n + 1)]
         seq = cut(seq, k)
-        out.append(ProbePlan(f"derived-other-text-{k}", "derived", k, False, {typed_k: new}, seq, mirrors[:len(seq)],
+        # the main trajectory with other input, as the automatic probe: mirrored, so a page that fails it at step j
+        # (the to-do the Enter key made reads the recorded text) keeps the steps before j
+        out.append(ProbePlan(f"derived-other-text-{k}", "derived", k, True, {typed_k: new}, seq, [],
                              why=f"{new!r} typed in step {k} in place of {typed_k!r}"))
     # before a key press, a key the page does not use: it must change nothing, then the recorded key does
     presses = [k for k in range(1, n + 1) if acts[k - 1].type == "Press" and not acts[k - 1].unchanged]

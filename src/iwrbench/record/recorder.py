@@ -778,8 +778,8 @@ def _build_probes(recipe: Recipe, probe_passes: list[tuple[ProbePlan, PassResult
             shapes = [shape for shape, x in ds.items() if x.decisive is not None]
             derived_log.append(f"{plan.name} ({plan.why}): {reason} (fails a replay {' and '.join(_SHAPE_WORDS[x] for x in shapes)})")
             derived.append((plan.guards, len(cut), Probe(
-                name=plan.name, kind="derived", guards=plan.guards, mirrors=False, actions=cut,
-                step_mirrors=list(plan.step_mirrors[:len(cut)]))))
+                name=plan.name, kind="derived", guards=plan.guards, mirrors=plan.mirrors, replace=plan.replace,
+                actions=cut, step_mirrors=list(plan.step_mirrors[:len(cut)]))))
             for shape, x in ds.items():
                 decides[shape][plan.name] = x.decisive
             continue
