@@ -79,7 +79,10 @@ def test_each_task_is_judged_once_built_a_failed_build_is_said_and_an_interrupte
         cmd += ["--model", m]
     # 1. `iwr run` interrupted by Ctrl-C once its first unit is written (the first task is built and judged,
     #    the second is being recorded)
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    # Ctrl-C as a terminal gives it: a test run started in the background (`make test &`) ignores SIGINT, and the
+    # run it starts would inherit that and rightly go on (iwr honours an ignored Ctrl-C)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 600
         while not _rows(out) and p.poll() is None and time.monotonic() < deadline:
