@@ -20,7 +20,6 @@ task rebuilt with other content since the run judged it is refused unless ``--al
 from __future__ import annotations
 
 import asyncio
-import signal
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -202,7 +201,6 @@ async def run_pipelined(cfg: EvalConfig, source: BuildSource, *, jobs: int | Non
     thread = threading.Thread(target=build, name="iwr-build", daemon=True)
     units: list[asyncio.Task] = []
     sem = asyncio.Semaphore(max(1, cfg.workers))
-    interrupted = _on_interrupt(loop, stop, events)
     try:
         browser = await box.get()
         sb = browser_sandbox(browser)
@@ -237,8 +235,6 @@ async def run_pipelined(cfg: EvalConfig, source: BuildSource, *, jobs: int | Non
 
         while True:
             kind, info = await events.get()
-            if kind == "interrupt":
-                raise KeyboardInterrupt
             if kind == "crash":
                 raise info
             if kind == "end":
@@ -269,15 +265,9 @@ async def run_pipelined(cfg: EvalConfig, source: BuildSource, *, jobs: int | Non
             sem.release()
         emit(progress, BuildDone(built=len(record.tasks), excluded=dict(record.excluded), workers=after))
         await asyncio.gather(*units)
-        if interrupted.is_set():
-            raise KeyboardInterrupt
         if not record.tasks:
             first = next(iter(record.excluded.items()), ("", ""))
             raise IwrError(f"suite {source.name}: no task could be built" + (f" ({first[0]}: {first[1]})" if first[0] else ""))
-    except asyncio.CancelledError:
-        if interrupted.is_set():
-            raise KeyboardInterrupt from None
-        raise
     finally:
         stop.set()
         for u in units:
@@ -286,43 +276,9 @@ async def run_pipelined(cfg: EvalConfig, source: BuildSource, *, jobs: int | Non
         await box.close()
         if thread.is_alive():
             await asyncio.to_thread(thread.join, 60)
-        try:
-            loop.remove_signal_handler(signal.SIGINT)
-        except (NotImplementedError, RuntimeError, ValueError):
-            pass
-    if interrupted.is_set():
-        raise KeyboardInterrupt
     summary = summarize(run, protocol)
     run.write_summary(summary)
     return summary
-
-
-def _on_interrupt(loop: asyncio.AbstractEventLoop, stop: threading.Event,
-                  events: "asyncio.Queue[tuple[str, Any]]") -> threading.Event:
-    """Ctrl-C ends the run as interrupted (``KeyboardInterrupt``: nothing summarised, resumable) by three paths: the
-    build stops taking recipes, the main loop hears it as an event, and the main task is cancelled. One path alone
-    proved not enough: under load a run went on to its end after the interrupt (the cancellation alone was lost on
-    its way). Installed only in the main thread, and not where Ctrl-C is ignored (a job started in the background);
-    the returned flag says whether it came."""
-    hit = threading.Event()
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        return hit
-    main = asyncio.current_task()
-
-    def on_sigint() -> None:
-        if hit.is_set():  # a second Ctrl-C: no more waiting for the cleanup
-            raise KeyboardInterrupt
-        hit.set()
-        stop.set()
-        events.put_nowait(("interrupt", None))
-        if main is not None and not main.done():
-            main.cancel()
-
-    try:
-        loop.add_signal_handler(signal.SIGINT, on_sigint)
-    except (NotImplementedError, RuntimeError, ValueError):  # no signals here: Ctrl-C acts as asyncio.run makes it
-        pass
-    return hit
 
 
 def build_and_judge(cfg: EvalConfig, source: BuildSource, **kwargs: Any) -> Summary:
