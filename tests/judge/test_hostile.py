@@ -171,3 +171,18 @@ def test_browser_crash_is_retried_as_ours(counter_task, tmp_path):
     res, killed = asyncio.run(go())
     assert killed, "no browser process was found to kill"
     assert res.status == "ok" and res.attempts >= 2 and res.ifs == 100
+
+
+def test_screenshot_timeout_of_ours_is_taken_again(counter_task, tmp_path):
+    """A screenshot that times out while the page's main thread answers was slow on our side (a loaded machine): it
+    is taken once more with a longer wait, and a working page is not failed for it. Here the first attempt's limit is
+    1 ms, so every first attempt times out."""
+    d = tmp_path / "pages" / "counter"
+    d.mkdir(parents=True)
+    (d / "index.html").write_text(SITE)
+    limits = Limits(action_s=6, page_s=60, load_s=6, shot_s=0.001, shot_retry_s=20)
+    evaluate(EvalConfig(tasks=counter_task, models=[f"replay:{d.parent}"], out=tmp_path / "run", limits=limits,
+                        workers=1))
+    (r,) = RunDir(tmp_path / "run").results().values()
+    assert r.status == "ok" and r.ifs == 100, (r.status, r.error, r.ifs)
+    assert r.page_events.get("screenshot_retried", 0) >= 4, r.page_events  # the load and three steps at least

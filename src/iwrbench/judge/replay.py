@@ -51,6 +51,10 @@ class Limits:
     max_dialogs: int = 30
     max_popups: int = 10
     max_navigations: int = 30
+    #: a step's screenshot: the first attempt's limit (never more than ``action_s``), and the second's, made only when
+    #: the page's main thread still answers (the first timed out on our side: a machine loaded by other work)
+    shot_s: float = 15.0
+    shot_retry_s: float = 30.0
 
     def resolved(self, protocol: Protocol) -> "Limits":
         """These limits with the protocol's action limit where none was given."""
@@ -380,23 +384,45 @@ class _Trajectory:
         """The screenshot after action ``i`` (0: the loaded page), saved; under the evidence protocol its text-free
         twin is taken in the same hold, for the reader (``view``)."""
         p = self.shots_dir / f"step_{i}.png"
-        tmo = int(min(self.limits.action_s, 15) * 1000)
+        tmo = int(min(self.limits.action_s, self.limits.shot_s) * 1000)
         self._hidden = None
         try:
-            if self.protocol.assertions == "evidence":
-                data, self._hidden = await shoot(self.page, str(p), timeout_ms=tmo)
-            else:
-                data = await screenshot(self.page, str(p), timeout_ms=tmo, still=self.protocol.page_setup != "published")
+            data = await self._take(p, tmo)
         except Exception as e:
             if self.guard.crashed:
                 raise _PageFailure(self.guard.crashed) from None
-            raise _PageFailure(f"cannot take a screenshot: {_short(e)}") from None
+            if not await self._answers():  # a page busy in its own script: its failure
+                raise _PageFailure(f"cannot take a screenshot: {_short(e)}") from None
+            # the page answers, so the wait was ours (the compositor of a loaded machine): once more, longer
+            self.guard.events["screenshot_retried"] = self.guard.events.get("screenshot_retried", 0) + 1
+            try:
+                data = await self._take(p, int(max(self.limits.shot_retry_s * 1000, tmo)))
+            except Exception as e2:
+                if self.guard.crashed:
+                    raise _PageFailure(self.guard.crashed) from None
+                raise _PageFailure(f"cannot take a screenshot (twice, the page answering): {_short(e2)}") from None
         self.shots[i] = p
         if self.protocol.assertions == "mllm":
             self.pngs[i] = data
         if self.on_shot is not None:
             self.on_shot(i, p)
         return data
+
+    async def _take(self, p: Path, timeout_ms: int) -> bytes:
+        self._hidden = None
+        if self.protocol.assertions == "evidence":
+            data, self._hidden = await shoot(self.page, str(p), timeout_ms=timeout_ms)
+            return data
+        return await screenshot(self.page, str(p), timeout_ms=timeout_ms, still=self.protocol.page_setup != "published")
+
+    async def _answers(self) -> bool:
+        """Whether the page's main thread answers a trivial question within a few seconds."""
+        try:
+            return await asyncio.wait_for(read(self.page, "() => 1", timeout_s=3), timeout=3.5) == 1
+        except WorldUnavailable:
+            raise
+        except Exception:
+            return False
 
     async def view(self, shot: bytes) -> View:
         """What a person sees in ``shot`` (the screenshot just taken)."""
