@@ -48,6 +48,15 @@ def test_a_row_reads_across_an_aligned_gap():
     assert v.count("Inbox") == 1  # not counted twice by the two readings
 
 
+def test_a_centred_tooltip_wrapped_over_two_lines_reads_on_over_the_text_beside_it():
+    # measured on a new user's app: the tooltip's first line shares a row with 'Loam' and 'Tap beside the plot'
+    tip = [frag("Includes water, compost and use of", 786, 317, 204, 15, b=44), frag("the shared tool shed", 829, 335, 118, 15, b=44)]
+    v = View(frags=[frag("Loam", 766, 315, 40, 17, b=39), frag("Tap beside the plot", 1003, 315, 136, 17, b=41), *tip])
+    assert v.count("Includes water, compost and use of the shared tool shed") == 1
+    assert v.count("Loam") == 1 and v.count("use of the shared") == 1
+    assert View(frags=tip[::-1]).count("use of the shared tool shed") == 1  # a block's lines top to bottom
+
+
 def test_channels_separate_editable_fields_from_text():
     v = View(frags=[frag("Buy milk", 10, 10, k="field", e=True), frag("Buy milk", 10, 60, k="field", e=False),
                     frag("What needs to be done?", 10, 110, k="placeholder")])

@@ -227,16 +227,32 @@ class View:
             self._streams[key] = [_Stream([t for f in r for t in tokens(f.t)]) for r in _rows(self._in(channel))]
         return self._streams[key]
 
+    def _block_streams(self, channel: str) -> list[_Stream]:
+        """Each block's own text, its lines top to bottom: a centred tooltip wrapped over two lines reads on even
+        where the row of its first line runs into the text beside it."""
+        key = "blocks:" + channel
+        if key not in self._streams:
+            blocks: dict[int, list[Frag]] = {}
+            for f in self._in(channel):
+                if f.b:
+                    blocks.setdefault(f.b, []).append(f)
+            self._streams[key] = [_Stream([t for ln in sorted(_lines(fr), key=lambda x: (x.y0, x.x0))
+                                           for t in tokens(ln.text)])
+                                  for fr in blocks.values() if len(fr) > 1]
+        return self._streams[key]
+
     def count(self, phrase: str, channel: str = "text") -> int:
         """How many times ``phrase`` is visible (0 when it has no words).
 
-        Read along lines and wrapped paragraphs, and along whole rows (a key and its value across an
-        aligned gap, "Inbox ... 2"): the larger count of the two readings."""
+        Read along lines and wrapped paragraphs, along whole rows (a key and its value across an aligned gap,
+        "Inbox ... 2"), and along each block's own lines (a wrapped tooltip over other text): the largest count of
+        the three readings."""
         p = "".join(tokens(phrase))
         if not p:
             return 0
         return max(sum(s.count(p) for s in self._streams_of(channel)),
-                   sum(s.count(p) for s in self._row_streams(channel)))
+                   sum(s.count(p) for s in self._row_streams(channel)),
+                   sum(s.count(p) for s in self._block_streams(channel)))
 
     def has(self, phrase: str, channel: str = "text") -> bool:
         return self.count(phrase, channel) > 0
