@@ -263,7 +263,8 @@ def test_derived_probes_defeat_a_replay_by_kind_of_event_too(tmp_path):
     assert any(line.startswith("derived-idle-key-1") and "fails a replay in order" in line and "by kind" not in line
                for line in rec["derived_probes"]), rec["derived_probes"]
     assert "probe derived-undo-key-1 (derived, 2 step(s)) guards main steps 2-3" in rec["probes"], rec["probes"]
-    assert any(w.startswith("main step(s) 1 guarded by no probe") for w in rec["warnings"]), rec["warnings"]
+    assert any(w.startswith("main step(s) 1 guarded by no probe") and "(1 against a replay by kind of event" in w
+               for w in rec["warnings"]), rec["warnings"]  # which replay earns it, named
 
 
 def test_a_hover_on_a_look_alike_neighbour_guards_the_first_step(tmp_path):

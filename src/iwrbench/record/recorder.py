@@ -833,9 +833,11 @@ def _build_probes(recipe: Recipe, probe_passes: list[tuple[ProbePlan, PassResult
         lines.append(f"probe {p.name} ({p.kind}, {len(p.actions)} step(s)) guards main steps {said}")
     open_steps = [i for i in range(1, n + 1) if any(not gms[shape][i] for shape in REPLAYS)]
     if open_steps:
+        against = "; ".join(f"{_span([i for i in range(1, n + 1) if not gms[shape][i]])} against a replay "
+                            f"{_SHAPE_WORDS[shape]}" for shape in REPLAYS if any(not gms[shape][i] for i in range(1, n + 1)))
         warnings.append(f"main step(s) {_span(open_steps)} guarded by no probe against some page that replays the "
-                        "recording: such a page earns them (the cheat check below says how much); a probe of the "
-                        "recipe's own can guard them (docs/recipes.md, \"Probes\")")
+                        f"recording ({against}): such a page earns them (the cheat check below says how much); a probe "
+                        "of the recipe's own can guard them (docs/recipes.md, \"Probes\")")
     else:
         lines.append(f"every main step (1-{n}) is guarded by a probe")
     return probes, lines, open_steps
