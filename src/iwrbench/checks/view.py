@@ -227,18 +227,21 @@ class View:
             self._streams[key] = [_Stream([t for f in r for t in tokens(f.t)]) for r in _rows(self._in(channel))]
         return self._streams[key]
 
+    def _blocks(self, channel: str) -> dict[int, list[Frag]]:
+        """A channel's fragments by the block they belong to (0: none known)."""
+        blocks: dict[int, list[Frag]] = {}
+        for f in self._in(channel):
+            blocks.setdefault(f.b, []).append(f)
+        return blocks
+
     def _block_streams(self, channel: str) -> list[_Stream]:
         """Each block's own text, its lines top to bottom: a centred tooltip wrapped over two lines reads on even
         where the row of its first line runs into the text beside it."""
         key = "blocks:" + channel
         if key not in self._streams:
-            blocks: dict[int, list[Frag]] = {}
-            for f in self._in(channel):
-                if f.b:
-                    blocks.setdefault(f.b, []).append(f)
             self._streams[key] = [_Stream([t for ln in sorted(_lines(fr), key=lambda x: (x.y0, x.x0))
                                            for t in tokens(ln.text)])
-                                  for fr in blocks.values() if len(fr) > 1]
+                                  for b, fr in self._blocks(channel).items() if b and len(fr) > 1]
         return self._streams[key]
 
     def count(self, phrase: str, channel: str = "text") -> int:
@@ -263,11 +266,8 @@ class View:
 
     def items(self, channel: str = "text") -> list[tuple[str, tuple[float, float, float, float]]]:
         """Candidate phrases for checks: the visible text of each block, or its lines when long."""
-        blocks: dict[int, list[Frag]] = {}
-        for f in self._in(channel):
-            blocks.setdefault(f.b, []).append(f)
         out: list[tuple[str, tuple[float, float, float, float]]] = []
-        for fr in blocks.values():
+        for fr in self._blocks(channel).values():
             # tight runs only, so that a phrase is something any faithful layout keeps together
             lines = _lines(fr, PHRASE_GAP)
             whole = " ".join(ln.text for ln in lines)

@@ -385,7 +385,6 @@ class _Trajectory:
         twin is taken in the same hold, for the reader (``view``)."""
         p = self.shots_dir / f"step_{i}.png"
         tmo = int(min(self.limits.action_s, self.limits.shot_s) * 1000)
-        self._hidden = None
         try:
             data = await self._take(p, tmo)
         except Exception as e:
@@ -409,6 +408,7 @@ class _Trajectory:
         return data
 
     async def _take(self, p: Path, timeout_ms: int) -> bytes:
+        """One attempt at the step's screenshot (and, under the evidence protocol, its text-free twin)."""
         self._hidden = None
         if self.protocol.assertions == "evidence":
             data, self._hidden = await shoot(self.page, str(p), timeout_ms=timeout_ms)

@@ -831,10 +831,11 @@ def _build_probes(recipe: Recipe, probe_passes: list[tuple[ProbePlan, PassResult
             said += f" ({whole.pop()} on a page that passes every main step: the steps before its decisive one stay " \
                     "open only to a page that also fails the main step that one asks about)"
         lines.append(f"probe {p.name} ({p.kind}, {len(p.actions)} step(s)) guards main steps {said}")
-    open_steps = [i for i in range(1, n + 1) if any(not gms[shape][i] for shape in REPLAYS)]
+    open_by = {shape: [i for i in range(1, n + 1) if not gms[shape][i]] for shape in REPLAYS}
+    open_steps = sorted(set().union(*open_by.values()))
     if open_steps:
-        against = "; ".join(f"{_span([i for i in range(1, n + 1) if not gms[shape][i]])} against a replay "
-                            f"{_SHAPE_WORDS[shape]}" for shape in REPLAYS if any(not gms[shape][i] for i in range(1, n + 1)))
+        against = "; ".join(f"{_span(steps)} against a replay {_SHAPE_WORDS[shape]}"
+                            for shape, steps in open_by.items() if steps)
         warnings.append(f"main step(s) {_span(open_steps)} guarded by no probe against some page that replays the "
                         f"recording ({against}): such a page earns them (the cheat check below says how much); a probe "
                         "of the recipe's own can guard them (docs/recipes.md, \"Probes\")")
