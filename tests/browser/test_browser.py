@@ -214,6 +214,55 @@ async def test_virtual_clock_waits_for_a_poller_that_changes_nothing_until_its_w
             assert not load.animating and load.advanced_ms <= 1750
 
 
+async def test_the_recorder_waits_for_what_the_judges_clock_runs_after_an_action(browser, tmp_path):
+    """On a clock running in real time (the recorder's), a change a timer makes 600 ms after a click is waited
+    for, as the judge's virtual clock runs it before showing the step; a timer due after the judge's 1.5 s is
+    not waited for; an endless animation-frame loop is waited for up to 1.5 s after the action, and said."""
+    import time
+
+    from iwrbench.browser.settle import TIMERS_AFTER_ACTION_MS, wait_timers
+
+    site = _site(tmp_path, """<button id="b">Add</button><button id="late">Later</button><button id="spin">Spin</button>
+      <p id="n"></p><canvas id="c" width="40" height="10"></canvas><script>
+      b.onclick = () => setTimeout(() => n.textContent = 'Added', 600);
+      late.onclick = () => setTimeout(() => n.textContent = 'Much later', 4000);
+      spin.onclick = () => { const g = c.getContext('2d'); let k = 0;
+        const f = () => { g.fillRect(k++ % 40, 0, 1, 10); requestAnimationFrame(f); }; requestAnimationFrame(f); };
+    </script>""")
+    with StaticServer({"/": site}) as s:
+        ctx, _ = await new_context(browser, (400, 260), allowed_origins={s.origin}, freeze_time="2026-01-01T00:00:00Z",
+                                   watch_timers=True)
+        try:
+            page = await ctx.new_page()
+            tr = RequestTracker(page)
+            await page.goto(s.url())
+            assert (await settle(page, tr, quiet_ms=150, timeout_ms=3000)).settled
+            quiet = await wait_timers(page, tr, since=time.monotonic())
+            assert quiet is not None and quiet.advanced_ms == 0  # nothing scheduled: one reading, no wait
+
+            await page.click("#b")
+            t = time.monotonic()
+            await settle(page, tr, quiet_ms=150, timeout_ms=3000, after_action=True)
+            assert await page.inner_text("#n") == ""  # DOM quiet came before the timer
+            ck = await wait_timers(page, tr, since=t)
+            assert await page.inner_text("#n") == "Added" and not ck.animating
+
+            await page.click("#late")
+            t = time.monotonic()
+            await settle(page, tr, quiet_ms=150, timeout_ms=3000, after_action=True)
+            ck = await wait_timers(page, tr, since=t)
+            assert ck.advanced_ms == 0 and await page.inner_text("#n") == "Added"  # due after the judge's horizon
+
+            await page.click("#spin")
+            t = time.monotonic()
+            await settle(page, tr, quiet_ms=150, timeout_ms=3000, after_action=True)
+            ck = await wait_timers(page, tr, since=t)
+            assert "animation-frame loop" in ck.animating
+            assert (time.monotonic() - t) * 1000 >= TIMERS_AFTER_ACTION_MS
+        finally:
+            await ctx.close()
+
+
 def _media_site(folder: Path) -> Path:
     """A page of what moves on the browser's own clock: an endless GIF (as an image and as a background), an
     SVG with an endless and a finite SMIL animation, a looping muted video, a smooth-scrolling link, and a

@@ -242,6 +242,70 @@ VIRTUAL_CLOCK_SCRIPT = r"""
 })();
 """
 
+# The recorder's twin of the counts above, on a clock that runs in real time (``watch_timers``): timeouts the
+# page set and when they are due, animation frames requested and not yet run, timer callbacks run. The page's own
+# timers and frames are left as they are (only wrapped to be counted). With these the recorder waits after an
+# action for what the judge's virtual clock runs after it (settle.wait_timers), so a change a page makes 600 ms
+# after a click is recorded at that click's step, as the judge shows it. Same answer, same secret channel.
+TIMER_WATCH_SCRIPT = r"""
+(() => {
+  const CH = %(channel)s;
+  const apply = Reflect.apply, doc = document, dispatch = EventTarget.prototype.dispatchEvent;
+  const listen = EventTarget.prototype.addEventListener, CE = CustomEvent, max = Math.max;
+  const perf = window.performance;
+  const now = perf.now.bind(perf);
+  const setT = window.setTimeout, clearT = window.clearTimeout;
+  const setI = window.setInterval, clearI = window.clearInterval;
+  const raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
+  let frames = 0, fired = 0, nWaiting = 0, nIntervals = 0;
+  const waiting = {__proto__: null}, intervals = {__proto__: null}, timeouts = {__proto__: null};
+  const nextDue = () => { let m = null; for (const k in timeouts) { const d = timeouts[k]; if (m === null || d < m) m = d; }
+                          return m === null ? -1 : max(0, m - now()); };
+  try {
+    apply(listen, doc, [CH + ':q', () => {
+      const a = frames + ',' + fired + ',' + nWaiting + ',' + nIntervals + ',' + nextDue();
+      try { apply(dispatch, doc, [new CE(CH + ':a', {__proto__: null, detail: a})]); } catch (e) {}
+    }, true]);
+  } catch (e) {}
+  if (typeof raf === 'function') {
+    window.requestAnimationFrame = function requestAnimationFrame(cb) {
+      let h;
+      h = apply(raf, window, [function () { if (h in waiting) { delete waiting[h]; nWaiting--; } frames++;
+                                            return apply(cb, this, arguments); }]);
+      if (!(h in waiting)) { waiting[h] = true; nWaiting++; }
+      return h;
+    };
+    window.cancelAnimationFrame = function cancelAnimationFrame(h) {
+      if (h in waiting) { delete waiting[h]; nWaiting--; }
+      return apply(caf, window, [h]);
+    };
+  }
+  window.setTimeout = function setTimeout(f, ms, ...rest) {
+    if (typeof f !== 'function') return apply(setT, window, [f, ms, ...rest]);
+    const due = now() + max(0, +ms || 0);
+    let id;
+    id = apply(setT, window, [function () { delete timeouts[id]; fired++; return apply(f, this, arguments); }, ms, ...rest]);
+    timeouts[id] = due;
+    return id;
+  };
+  window.setInterval = function setInterval(f, ...rest) {
+    const run = typeof f === 'function' ? function () { fired++; return apply(f, this, arguments); } : f;
+    const id = apply(setI, window, [run, ...rest]);
+    if (!(id in intervals)) { intervals[id] = true; nIntervals++; }
+    return id;
+  };
+  window.clearInterval = function clearInterval(id) {
+    if (id in intervals) { delete intervals[id]; nIntervals--; }
+    return apply(clearI, window, [id]);
+  };
+  window.clearTimeout = function clearTimeout(id) {
+    if (id in intervals) { delete intervals[id]; nIntervals--; }
+    delete timeouts[id];
+    return apply(clearT, window, [id]);
+  };
+})();
+"""
+
 #: where a virtual clock starts when the task names no time (2026-01-01T00:00:00Z)
 VIRTUAL_EPOCH_S = 1767225600.0
 #: the same moment, where the recorder starts a page's clock when the recipe names no ``freeze_time``: the
@@ -618,6 +682,7 @@ async def new_context(
     accept_downloads: bool = False,
     virtual_time: bool = False,
     deterministic: bool = True,
+    watch_timers: bool = False,
 ) -> tuple[Any, NetworkLog]:
     """A fresh, deterministic, contained browser context (its proxy stops when it closes).
 
@@ -629,7 +694,8 @@ async def new_context(
     ``freeze_time``: the page's clock starts at this ISO time and runs on. ``virtual_time``: the page's clock
     (Date, timers, animation frames, performance.now) is paused at ``freeze_time`` or ``VIRTUAL_EPOCH_S`` and
     moves only when the caller advances it (``settle.run_clock``), so a page that animates is shown at the same
-    moment on every run."""
+    moment on every run. ``watch_timers`` (a clock running in real time, the recorder's): the page's timeouts and
+    animation frames are counted, so ``settle.wait_timers`` can wait for what ``run_clock`` would run."""
     w, h = viewport
     log = NetworkLog(allowed_origins=set(allowed_origins))
     proxy = OriginProxy(log.allowed_origins, on_refused=log.block).start()
@@ -685,6 +751,8 @@ async def new_context(
             await ctx.add_init_script(VIRTUAL_CLOCK_SCRIPT % {"channel": channel})
         elif freeze_time:
             await ctx.clock.install(time=freeze_time)
+        if watch_timers and deterministic and not virtual_time:
+            await ctx.add_init_script(TIMER_WATCH_SCRIPT % {"channel": channel})
     except BaseException:
         proxy.stop()
         try:

@@ -226,6 +226,68 @@ async def run_clock(
         state = now
 
 
+#: how much of a page's scheduled work the judge's virtual clock runs after loading and after an action
+#: (``judge.replay.Limits.clock_cap_load_ms`` / ``clock_cap_ms``), and the recorder waits for in real time
+TIMERS_AFTER_LOAD_MS = 3000
+TIMERS_AFTER_ACTION_MS = 1500
+
+
+async def wait_timers(
+    page: Any,
+    tracker: RequestTracker | None = None,
+    *,
+    since: float,
+    horizon_ms: int = TIMERS_AFTER_ACTION_MS,
+    quiet_ms: int = 250,
+    settle_timeout_ms: int = 4000,
+) -> ClockReport | None:
+    """The recorder's twin of ``run_clock``, on a clock that runs in real time (``new_context(watch_timers=True)``):
+    after the DOM settled, wait while the page has work scheduled that the judge's clock would run, that is until
+    a window of ``quiet_ms`` passes with no DOM change, no animation frame drawn and no timer run, with no timeout
+    due and no animation frame pending before ``horizon_ms`` after ``since`` (``time.monotonic()`` when the action
+    ended, or when the page was opened), or until that moment. A page with nothing scheduled costs one reading.
+    ``advanced_ms`` is the real time waited here. None when the page has no counts (no hooks)."""
+    try:
+        state = await read(page, _CLOCK_STATE_JS)
+    except WorldUnavailable:
+        raise
+    except Exception:
+        return None
+    if not state.get("hooks"):
+        return None
+    t0 = time.monotonic()
+
+    def left_ms() -> float:
+        return horizon_ms - (time.monotonic() - since) * 1000
+
+    def scheduled(st: dict) -> bool:
+        due = st.get("next_due")
+        return bool(st.get("pending_frames")) or (due is not None and due <= left_ms())
+
+    if not scheduled(state):
+        return ClockReport(0)
+    while True:
+        left = left_ms()
+        if left <= 0:
+            return ClockReport(round((time.monotonic() - t0) * 1000), _animating(state))
+        await asyncio.sleep(min(quiet_ms, left) / 1000)
+        if tracker is not None and tracker.inflight:
+            await settle(page, tracker, quiet_ms=quiet_ms, timeout_ms=settle_timeout_ms)
+        try:
+            now = await read(page, _CLOCK_STATE_JS)
+        except WorldUnavailable:
+            raise
+        except Exception:
+            return ClockReport(round((time.monotonic() - t0) * 1000), "the page navigated while its timers ran")
+        if not now.get("hooks"):  # the document was replaced (document.open): judged by DOM changes alone
+            now = {**now, "frames": state.get("frames"), "fired": state.get("fired")}
+        quiet = (now["mutations"] == state["mutations"] and now.get("frames") == state.get("frames")
+                 and now.get("fired") == state.get("fired"))
+        if quiet and not scheduled(now):
+            return ClockReport(round((time.monotonic() - t0) * 1000))
+        state = now
+
+
 def _animating(state: dict) -> str:
     parts = []
     if state.get("pending_frames"):

@@ -18,7 +18,7 @@ from ..browser.core import browser_setup, new_context, off_origin
 from ..browser.dom import ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import PageBundle, host
 from ..browser.player import for_protocol, play, wait_idle
-from ..browser.settle import RequestTracker, run_clock, settle, screenshot
+from ..browser.settle import TIMERS_AFTER_ACTION_MS, TIMERS_AFTER_LOAD_MS, RequestTracker, run_clock, settle, screenshot
 from ..browser.view import read_view, shoot
 from ..browser.world import WorldUnavailable, read
 from ..browser.world import failure as world_failure
@@ -46,8 +46,8 @@ class Limits:
     settle_quiet_ms: int = 250
     settle_timeout_ms: int = 4000
     #: most virtual time a page's clock is run after loading / after an action (protocols with a virtual clock)
-    clock_cap_load_ms: int = 3000
-    clock_cap_ms: int = 1500
+    clock_cap_load_ms: int = TIMERS_AFTER_LOAD_MS  # the recorder waits as long in real time (settle.wait_timers)
+    clock_cap_ms: int = TIMERS_AFTER_ACTION_MS
     max_dialogs: int = 30
     max_popups: int = 10
     max_navigations: int = 30

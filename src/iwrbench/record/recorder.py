@@ -29,7 +29,7 @@ from ..browser.player import RECORDER, RECORDER_QUICK, Pace, Rules, glide, locat
 from ..browser.core import CLOCK_START, launch_browser, new_context
 from ..browser.dom import DESCRIBE_JS, ELEMENT_STATE_JS, STATE_JS
 from ..browser.host import host
-from ..browser.settle import RequestTracker, settle, screenshot
+from ..browser.settle import TIMERS_AFTER_ACTION_MS, TIMERS_AFTER_LOAD_MS, RequestTracker, settle, screenshot, wait_timers
 from ..browser.view import read_view, shoot
 from ..browser.world import WorldUnavailable, draws, read
 from ..errors import RecordError
@@ -237,6 +237,15 @@ def _site_copy_ignore(root: Path, skipped: list[str]) -> Callable[[str, list[str
     return ignore
 
 
+async def _wait_timers(page: Any, tracker: RequestTracker, res: PassResult, i: int, since: float, horizon_ms: int) -> None:
+    """After the DOM settled, wait for the work the page scheduled that the judge's clock runs before it shows step
+    ``i`` (``settle.wait_timers``): a change made by a timer 600 ms after the action is recorded at this step, as
+    the judge shows it. A page still animating at the horizon is recorded then (and noted, as an unsettled step)."""
+    ck = await wait_timers(page, tracker, since=since, horizon_ms=horizon_ms)
+    if ck is not None and ck.animating and i not in res.unsettled:
+        res.unsettled[i] = ck.animating
+
+
 def _animates(what: str) -> bool:
     """The page did not settle only because its DOM kept changing (a ticker, a progress loop): recorded anyway,
     with a warning; requests in flight or a document still loading remain errors."""
@@ -344,8 +353,8 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
     P = "record.video_pass." if full else "record.pass."  # timing phases (iwrbench.timing)
     with host(src.bundle) as (url, origins):
         res.url = url
-        ctx, net = await new_context(browser, vp, allowed_origins=origins, seed=seed,
-                                     freeze_time=recipe.freeze_time or CLOCK_START)  # the judge's start too
+        ctx, net = await new_context(browser, vp, allowed_origins=origins, seed=seed,  # the judge's start too
+                                     freeze_time=recipe.freeze_time or CLOCK_START, watch_timers=True)
         try:
             page = await ctx.new_page()
             tracker = RequestTracker(page)
@@ -361,6 +370,7 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                     asyncio.ensure_future(cdp.send("Page.screencastFrameAck", {"sessionId": params["sessionId"]}))
 
                 cdp.on("Page.screencastFrame", on_frame)
+            t_open = time.monotonic()
             try:
                 resp = await page.goto(url, wait_until="load", timeout=NAV_TIMEOUT_MS)
             except Exception as e:
@@ -377,6 +387,7 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                 if not _animates(rep.what):
                     raise RecordError(f"{label}step 0: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s ({rep.what})")
                 res.unsettled[0] = rep.what
+            await _wait_timers(page, tracker, res, 0, t_open, TIMERS_AFTER_LOAD_MS)
             shot0, view0 = await _shoot(page, str(tmp / "checkpoints" / "step_0.png") if full and tmp else None, res)
             res.shots.append(shot0)
             res.views.append(view0)
@@ -453,12 +464,14 @@ async def _run_pass(browser: Any, recipe: Recipe, src: ResolvedSource, actions: 
                                                     trace=res.timeline, step=i))
                 if not done.executed:  # the recorder falls back on nothing: the recipe is wrong
                     raise RecordError(f"{label}step {i}: {a.type} failed: {done.reason(a.type)}")
+                t_done = time.monotonic()
                 rep = await timed(P + "settle", settle(page, tracker, timeout_ms=SETTLE_TIMEOUT_MS, after_action=True))
                 if not rep.settled:
                     if not _animates(rep.what):
                         raise RecordError(f"{label}step {i}: the page never settled within {SETTLE_TIMEOUT_MS / 1000:.0f}s "
                                           f"after the action ({rep.what})")
                     res.unsettled[i] = rep.what
+                await timed(P + "timers", _wait_timers(page, tracker, res, i, t_done, TIMERS_AFTER_ACTION_MS))
                 after = await timed(P + "state", _state(page)) if reads_after else {}
                 acted_after = await timed(P + "state", _acted_state(page, el)) if reads_after else None
                 shot, view = await timed(P + "view", _shoot(page, str(tmp / "checkpoints" / f"step_{i}.png")

@@ -462,7 +462,8 @@ async def _open(browser: Any, url: str, origin: str, viewport: tuple[int, int], 
     from ..browser.core import new_context
     from ..browser.settle import RequestTracker
 
-    ctx, net = await new_context(browser, viewport, allowed_origins={origin}, seed=seed, freeze_time=freeze_time)
+    ctx, net = await new_context(browser, viewport, allowed_origins={origin}, seed=seed, freeze_time=freeze_time,
+                                 watch_timers=True)
     page = await ctx.new_page()
     page.on("dialog", lambda d: asyncio.ensure_future(d.dismiss()))
     watch = _Watch(page)
@@ -477,10 +478,13 @@ async def _open(browser: Any, url: str, origin: str, viewport: tuple[int, int], 
 
 
 async def _settle(page: Any, tracker: Any) -> None:
-    from ..browser.settle import settle
+    """Quiet, then the timers the judge's clock would run after an action (as the recorder waits)."""
+    from ..browser.settle import wait_timers, settle
 
+    since = time.monotonic()
     with contextlib.suppress(Exception):
         await settle(page, tracker, quiet_ms=250, timeout_ms=4000)
+        await wait_timers(page, tracker, since=since)
 
 
 async def _state(page: Any) -> dict[str, Any]:

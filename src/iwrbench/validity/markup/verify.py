@@ -237,7 +237,7 @@ async def drive(browser: Any, task: Any, recipe: Any, url: str, origins: set[str
     after each action); ``hold`` adds the recorder's pauses between actions."""
     from ...browser.core import new_context
     from ...browser.player import RECORDER, Trace, locate, play
-    from ...browser.settle import RequestTracker, screenshot, settle
+    from ...browser.settle import TIMERS_AFTER_ACTION_MS, TIMERS_AFTER_LOAD_MS, RequestTracker, screenshot, settle, wait_timers
     from ...errors import RecordError
     from ...record import recorder as rec
 
@@ -246,8 +246,8 @@ async def drive(browser: Any, task: Any, recipe: Any, url: str, origins: set[str
     n = len(recipe.actions)
     res = Drive(steps=n)
     vp = (recipe.viewport.width, recipe.viewport.height)
-    ctx, _net = await new_context(browser, vp, allowed_origins=origins, seed=recipe.seed,
-                                  freeze_time=recipe.freeze_time)
+    ctx, _net = await new_context(browser, vp, allowed_origins=origins, seed=recipe.seed,  # waits as the recorder
+                                  freeze_time=recipe.freeze_time or rec.CLOCK_START, watch_timers=True)
     tl = Trace()
 
     def stop(i: int, why: str) -> None:
@@ -256,6 +256,7 @@ async def drive(browser: Any, task: Any, recipe: Any, url: str, origins: set[str
     try:
         page = await ctx.new_page()
         tracker = RequestTracker(page)
+        t_open = time.monotonic()
         try:
             await page.goto(url, wait_until="load", timeout=rec.NAV_TIMEOUT_MS)
         except Exception as e:
@@ -265,6 +266,7 @@ async def drive(browser: Any, task: Any, recipe: Any, url: str, origins: set[str
         if not rep.settled:
             stop(0, f"step 0: the page never settled ({rep.what})")
             return res
+        await wait_timers(page, tracker, since=t_open, horizon_ms=TIMERS_AFTER_LOAD_MS)
         await screenshot(page, str(shots_dir / "step_0.png"))
         res.shots[0] = shots_dir / "step_0.png"
         tl.moves.append((time.time(), vp[0] * 0.5, vp[1] * 0.62))
@@ -287,10 +289,12 @@ async def drive(browser: Any, task: Any, recipe: Any, url: str, origins: set[str
                 stop(i, f"step {i}: {a.type} failed: {done.reason(a.type)}")
                 break
             res.reached = i
+            t_done = time.monotonic()
             rep = await settle(page, tracker, timeout_ms=rec.SETTLE_TIMEOUT_MS)
             if not rep.settled:
                 stop(i, f"step {i}: the page never settled ({rep.what})")
                 break
+            await wait_timers(page, tracker, since=t_done, horizon_ms=TIMERS_AFTER_ACTION_MS)
             await screenshot(page, str(shots_dir / f"step_{i}.png"))
             res.shots[i] = shots_dir / f"step_{i}.png"
             if hold:
