@@ -418,3 +418,20 @@ def test_a_key_in_place_of_another_decides_by_the_screen_s_change_when_only_chan
     # a replay in order shows the left arrow's state: the board changed there too, so this does not decide
     assert decisive_step([up], views, shots, fair_views=views, states=[(0, 1)]).decisive is None
 
+
+def test_a_typed_amount_shown_again_as_a_phrase_of_its_own_is_its_echo():
+    # a new user's budget app: 98.40 typed, Enter, the row reads '€98.40' and a toast quotes it; the assertion quotes
+    # the totals only. The echo was lost: '€98.40' counted as a changed text like any other, then dropped inside the
+    # toast's longer phrase, and the automatic probe (other text of the same shape) was dropped for want of an echo
+    from iwrbench.checks.evidence import derive_texts
+
+    before = _v("Total spent €1,339.93", "Stadtwerke München", field="98.40")
+    after = _v("Total spent €1,325.83", "Stadtwerke München", "€98.40", "Saved Stadtwerke München: €112.50 → €98.40",
+               "Utilities 6.6%", "Housing 74.7%", "Groceries 11.4%", "Remaining €1,074.17")
+    d = derive_texts(before, after, "The total spent reads '€1,325.83'", action_type="Press", typed=["98.40"])
+    echo = [t for t in d.texts if t.source == "echo"]
+    assert [(t.text, t.kind) for t in echo] == [("98.40", "appears")], d.texts
+    assert not any(t.source == "derived" and t.text == "€98.40" for t in d.texts)  # said once, as the echo
+    # quoted by the assertion: evidence of the assertion's, not an echo besides
+    q = derive_texts(before, after, "The row reads '€98.40'", action_type="Press", typed=["98.40"])
+    assert [t.source for t in q.texts if t.text in ("98.40", "€98.40")] == ["assertion"]

@@ -89,6 +89,7 @@ def derive_texts(before: View, after: View, assertion: str | None, *, action_typ
             continue
         keys.add(norm_text(q))
         out.append(ev)
+    quoted_keys = set(keys)
     h = max(after.size[1], 1)
 
     def usable(box: tuple[float, float, float, float]) -> bool:
@@ -150,10 +151,9 @@ def derive_texts(before: View, after: View, assertion: str | None, *, action_typ
     # the page's answer to its input: a typed text shown again (in whatever words around it)
     echoed: set[str] = set()
     for x in dict.fromkeys(typed_l):
-        # a typed text that appeared as a phrase of its own ('€43.95' for 43.95) stays a changed text like any other,
-        # not a required echo: made required, it failed an honest page whose item came 600 ms after Enter, shown by
-        # the judge (which runs the page's timers) one step before the recording showed it
-        if norm_text(x) in keys:
+        # a typed text the assertion quotes is evidence already; one that appeared as a phrase of its own ('€43.95'
+        # for 43.95) is its echo, not a changed text like any other (it would be cut, or dropped inside a longer one)
+        if norm_text(x) in quoted_keys:
             continue
         b, a = before.count(x), after.count(x)
         if a > b and any(contains_phrase(t, x) for t in appeared):
