@@ -154,56 +154,80 @@ INIT_SCRIPT = r"""
 })();
 """
 
-# Runs after Playwright's clock is installed (``virtual_time``). The clock's own time counts from a moment that
-# depends on real time (when the page was made), so performance.now, event times and animation-frame timestamps
-# are re-based to 0 at the document's start, and animation frames come every 16 ms of virtual time from
-# there: two runs of the same page see the same times. Frames, intervals and timeouts still pending are
-# counted, so the judge can wait for work a page has scheduled and say when a page never stopped animating.
-# The counts are closed over (nothing the page can read or write) and answered only on the context's secret
-# channel (see INIT_SCRIPT): the page can neither report itself quiet nor busy.
-VIRTUAL_CLOCK_SCRIPT = r"""
-(() => {
-  if (!(window.Date && window.Date.isFake)) return;
-  const CH = %(channel)s;
+# The counts both clock scripts keep and answer (``now`` and ``CH`` defined before it): timeouts the page set with
+# when they are due, intervals, timer callbacks run (a poller that checks for a download without touching the DOM
+# is still at work), and the animation frames each script counts in its own way (``frames`` drawn, ``nWaiting``
+# pending). Answered only on the context's secret channel: frames, fired, pending frames, intervals, next due.
+_TIMER_COUNTS_JS = r"""
   const apply = Reflect.apply, doc = document, dispatch = EventTarget.prototype.dispatchEvent;
   const listen = EventTarget.prototype.addEventListener, CE = CustomEvent, max = Math.max;
-  const perf = window.performance;
-  const base = perf.now.bind(perf);
-  const off = base();
-  const vnow = () => base() - off;
-  try { Object.defineProperty(perf, 'now', {value: function now() { return vnow(); }, configurable: true, writable: true}); } catch (e) {}
   const setT = window.setTimeout, clearT = window.clearTimeout;
   const setI = window.setInterval, clearI = window.clearInterval;
-  // fired: timer callbacks run (a poller that checks for a download without touching the DOM is still at work)
-  let frames = 0, fired = 0, seq = 0, nWaiting = 0, nIntervals = 0;
+  let frames = 0, fired = 0, nWaiting = 0, nIntervals = 0;
   const waiting = {__proto__: null}, intervals = {__proto__: null}, timeouts = {__proto__: null};
   const nextDue = () => { let m = null; for (const k in timeouts) { const d = timeouts[k]; if (m === null || d < m) m = d; }
-                          return m === null ? -1 : max(0, m - vnow()); };
+                          return m === null ? -1 : max(0, m - now()); };
   try {
     apply(listen, doc, [CH + ':q', () => {
       const a = frames + ',' + fired + ',' + nWaiting + ',' + nIntervals + ',' + nextDue();
       try { apply(dispatch, doc, [new CE(CH + ':a', {__proto__: null, detail: a})]); } catch (e) {}
     }, true]);
   } catch (e) {}
+  // timeouts the page set, with when they are due: work the page has scheduled is waited for
+  window.setTimeout = function setTimeout(f, ms, ...rest) {
+    if (typeof f !== 'function') return apply(setT, window, [f, ms, ...rest]);
+    const due = now() + max(0, +ms || 0);
+    let id;
+    id = apply(setT, window, [function () { delete timeouts[id]; fired++; return apply(f, this, arguments); }, ms, ...rest]);
+    timeouts[id] = due;
+    return id;
+  };
+  window.setInterval = function setInterval(f, ...rest) {
+    const run = typeof f === 'function' ? function () { fired++; return apply(f, this, arguments); } : f;
+    const id = apply(setI, window, [run, ...rest]);
+    if (!(id in intervals)) { intervals[id] = true; nIntervals++; }
+    return id;
+  };
+  window.clearInterval = function clearInterval(id) {
+    if (id in intervals) { delete intervals[id]; nIntervals--; }
+    return apply(clearI, window, [id]);
+  };
+  // clearTimeout may clear an interval too
+  window.clearTimeout = function clearTimeout(id) {
+    if (id in intervals) { delete intervals[id]; nIntervals--; }
+    delete timeouts[id];
+    return apply(clearT, window, [id]);
+  };
+"""
+
+# Runs after Playwright's clock is installed (``virtual_time``). The clock's own time counts from a moment that
+# depends on real time (when the page was made), so performance.now, event times and animation-frame timestamps
+# are re-based to 0 at the document's start, and animation frames come every 16 ms of virtual time from
+# there: two runs of the same page see the same times. Frames, intervals and timeouts still pending are
+# counted (_TIMER_COUNTS_JS), so the judge can wait for work a page has scheduled and say when a page never
+# stopped animating. The counts are closed over (nothing the page can read or write) and answered only on the
+# context's secret channel (see INIT_SCRIPT): the page can neither report itself quiet nor busy.
+VIRTUAL_CLOCK_SCRIPT = r"""
+(() => {
+  if (!(window.Date && window.Date.isFake)) return;
+  const CH = %(channel)s;
+  const perf = window.performance;
+  const base = perf.now.bind(perf);
+  const off = base();
+  const vnow = () => base() - off, now = vnow;
+  try { Object.defineProperty(perf, 'now', {value: function now() { return vnow(); }, configurable: true, writable: true}); } catch (e) {}
+""" + _TIMER_COUNTS_JS + r"""
+  let seq = 0;
   window.requestAnimationFrame = function requestAnimationFrame(cb) {
     const h = ++seq;
-    const t = vnow();
+    const t = now();
     const wait = 16 - (t %% 16);
-    waiting[h] = setT(() => { if (h in waiting) { delete waiting[h]; nWaiting--; } frames++; cb(vnow()); }, wait);
+    waiting[h] = setT(() => { if (h in waiting) { delete waiting[h]; nWaiting--; } frames++; cb(now()); }, wait);
     nWaiting++;
     return h;
   };
   window.cancelAnimationFrame = function cancelAnimationFrame(h) {
     if (typeof h === 'number' && h in waiting) { clearT(waiting[h]); delete waiting[h]; nWaiting--; }
-  };
-  // timeouts the page set, with when they are due: work the page has scheduled is waited for
-  window.setTimeout = function setTimeout(f, ms, ...rest) {
-    if (typeof f !== 'function') return apply(setT, window, [f, ms, ...rest]);
-    const due = vnow() + max(0, +ms || 0);
-    let id;
-    id = apply(setT, window, [function () { delete timeouts[id]; fired++; return apply(f, this, arguments); }, ms, ...rest]);
-    timeouts[id] = due;
-    return id;
   };
   // idle callbacks: an idle period starts 1 ms of virtual time after the request and lasts 50 ms. The clock
   // does not move while a callback runs, so each timeRemaining() call uses up 1 ms of the period: a loop that
@@ -223,50 +247,21 @@ VIRTUAL_CLOCK_SCRIPT = r"""
   window.cancelIdleCallback = function cancelIdleCallback(h) {
     if (typeof h === 'number' && h in idle) { const t = idle[h]; delete idle[h]; delete timeouts[t]; apply(clearT, window, [t]); }
   };
-  window.setInterval = function setInterval(f, ...rest) {
-    const run = typeof f === 'function' ? function () { fired++; return apply(f, this, arguments); } : f;
-    const id = apply(setI, window, [run, ...rest]);
-    if (!(id in intervals)) { intervals[id] = true; nIntervals++; }
-    return id;
-  };
-  window.clearInterval = function clearInterval(id) {
-    if (id in intervals) { delete intervals[id]; nIntervals--; }
-    return apply(clearI, window, [id]);
-  };
-  // clearTimeout may clear an interval too
-  window.clearTimeout = function clearTimeout(id) {
-    if (id in intervals) { delete intervals[id]; nIntervals--; }
-    delete timeouts[id];
-    return apply(clearT, window, [id]);
-  };
 })();
 """
 
-# The recorder's twin of the counts above, on a clock that runs in real time (``watch_timers``): timeouts the
-# page set and when they are due, animation frames requested and not yet run, timer callbacks run. The page's own
-# timers and frames are left as they are (only wrapped to be counted). With these the recorder waits after an
-# action for what the judge's virtual clock runs after it (settle.wait_timers), so a change a page makes 600 ms
-# after a click is recorded at that click's step, as the judge shows it. Same answer, same secret channel.
+# The recorder's twin of the counts above, on a clock that runs in real time (``watch_timers``): the same
+# timeout and interval counts (_TIMER_COUNTS_JS), and the page's own animation frames wrapped to be counted (left
+# running as they are). With these the recorder waits after an action for what the judge's virtual clock runs
+# after it (settle.wait_timers), so a change a page makes 600 ms after a click is recorded at that click's step,
+# as the judge shows it. Same answer, same secret channel.
 TIMER_WATCH_SCRIPT = r"""
 (() => {
   const CH = %(channel)s;
-  const apply = Reflect.apply, doc = document, dispatch = EventTarget.prototype.dispatchEvent;
-  const listen = EventTarget.prototype.addEventListener, CE = CustomEvent, max = Math.max;
   const perf = window.performance;
   const now = perf.now.bind(perf);
-  const setT = window.setTimeout, clearT = window.clearTimeout;
-  const setI = window.setInterval, clearI = window.clearInterval;
+""" + _TIMER_COUNTS_JS + r"""
   const raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
-  let frames = 0, fired = 0, nWaiting = 0, nIntervals = 0;
-  const waiting = {__proto__: null}, intervals = {__proto__: null}, timeouts = {__proto__: null};
-  const nextDue = () => { let m = null; for (const k in timeouts) { const d = timeouts[k]; if (m === null || d < m) m = d; }
-                          return m === null ? -1 : max(0, m - now()); };
-  try {
-    apply(listen, doc, [CH + ':q', () => {
-      const a = frames + ',' + fired + ',' + nWaiting + ',' + nIntervals + ',' + nextDue();
-      try { apply(dispatch, doc, [new CE(CH + ':a', {__proto__: null, detail: a})]); } catch (e) {}
-    }, true]);
-  } catch (e) {}
   if (typeof raf === 'function') {
     window.requestAnimationFrame = function requestAnimationFrame(cb) {
       let h;
@@ -280,29 +275,6 @@ TIMER_WATCH_SCRIPT = r"""
       return apply(caf, window, [h]);
     };
   }
-  window.setTimeout = function setTimeout(f, ms, ...rest) {
-    if (typeof f !== 'function') return apply(setT, window, [f, ms, ...rest]);
-    const due = now() + max(0, +ms || 0);
-    let id;
-    id = apply(setT, window, [function () { delete timeouts[id]; fired++; return apply(f, this, arguments); }, ms, ...rest]);
-    timeouts[id] = due;
-    return id;
-  };
-  window.setInterval = function setInterval(f, ...rest) {
-    const run = typeof f === 'function' ? function () { fired++; return apply(f, this, arguments); } : f;
-    const id = apply(setI, window, [run, ...rest]);
-    if (!(id in intervals)) { intervals[id] = true; nIntervals++; }
-    return id;
-  };
-  window.clearInterval = function clearInterval(id) {
-    if (id in intervals) { delete intervals[id]; nIntervals--; }
-    return apply(clearI, window, [id]);
-  };
-  window.clearTimeout = function clearTimeout(id) {
-    if (id in intervals) { delete intervals[id]; nIntervals--; }
-    delete timeouts[id];
-    return apply(clearT, window, [id]);
-  };
 })();
 """
 

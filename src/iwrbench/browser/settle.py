@@ -217,9 +217,7 @@ async def run_clock(
             raise
         except Exception:
             return ClockReport(advanced, "the page navigated while its timers ran")
-        # quiet: nothing changed and nothing ran (a timer that polls for a download changes nothing yet is at work)
-        quiet = (now["mutations"] == state["mutations"] and now.get("frames") == state.get("frames")
-                 and now.get("fired") == state.get("fired"))
+        quiet = _quiet(state, now)
         due = now.get("next_due")
         if quiet and not (due is not None and advanced + due <= cap_ms):  # nothing changed, nothing due soon
             return ClockReport(advanced)
@@ -281,11 +279,16 @@ async def wait_timers(
             return ClockReport(round((time.monotonic() - t0) * 1000), "the page navigated while its timers ran")
         if not now.get("hooks"):  # the document was replaced (document.open): judged by DOM changes alone
             now = {**now, "frames": state.get("frames"), "fired": state.get("fired")}
-        quiet = (now["mutations"] == state["mutations"] and now.get("frames") == state.get("frames")
-                 and now.get("fired") == state.get("fired"))
-        if quiet and not scheduled(now):
+        if _quiet(state, now) and not scheduled(now):
             return ClockReport(round((time.monotonic() - t0) * 1000))
         state = now
+
+
+def _quiet(before: dict, now: dict) -> bool:
+    """A window between two clock readings was quiet: nothing changed and nothing ran (a timer that polls for a
+    download changes nothing yet is at work)."""
+    return (now["mutations"] == before["mutations"] and now.get("frames") == before.get("frames")
+            and now.get("fired") == before.get("fired"))
 
 
 def _animating(state: dict) -> str:
