@@ -322,3 +322,94 @@ async def test_what_runs_on_the_browsers_own_clock_is_shown_the_same_on_every_ru
     assert playing  # the video was held for the screenshot only, and plays on
     assert items == [f"Item {k}" for k in range(1, 10)]  # idle callbacks had time to work
     assert scrolled > 1000  # the smooth scroll jumped to where it ends
+
+
+@contextlib.contextmanager
+def _slow_server(files: dict[str, str], delay_s: float, slower: dict[str, float] | None = None):
+    """A loopback server whose scripts (``*.js``) answer only after ``delay_s`` (those named in ``slower`` after
+    their own delay): a network slower than a window of virtual time."""
+    import time
+    from http.server import BaseHTTPRequestHandler
+
+    from loopback import serving
+
+    class H(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            name = self.path.split("?")[0].lstrip("/") or "index.html"
+            if name not in files:
+                self.send_error(404)
+                return
+            if name.endswith(".js"):
+                time.sleep((slower or {}).get(name, delay_s))
+            body = files[name].encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/javascript" if name.endswith(".js") else "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *a):
+            pass
+
+    with serving(H) as origin:
+        yield origin
+
+
+async def test_virtual_clock_waits_for_the_scripts_a_module_loader_inserts_from_its_timers(browser):
+    """A module loader (RequireJS: Durandal's TodoMVC) inserts a script from a timer, polls every 50 ms until it has
+    run, then inserts the next: the timers take a moment of real time, the scripts arrive in real time. The clock
+    waits for what each window asked for (counted in the page, not from the network's events, which come late), so
+    the page is shown rendered, and stops when it is quiet, not at its cap."""
+    from iwrbench.browser.settle import run_clock
+
+    chain = ["m1", "m2", "m3", "m4", "m5"]
+    files = {"index.html": """<!doctype html><html><head></head><body><div id="app">Loading</div><script>
+      const want = %s; let got = 0, asked = -1;
+      window.define = () => { got++; };
+      const poll = setInterval(() => {
+        if (got === want.length) { clearInterval(poll); document.getElementById('app').textContent = 'Rendered'; return; }
+        if (asked < got) { asked = got; setTimeout(() => { const s = document.createElement('script');
+          s.src = want[got] + '.js'; document.head.appendChild(s); }, 4); }
+      }, 50);
+    </script></body></html>""" % (str(chain))}
+    for m in chain:
+        files[f"{m}.js"] = "define();"
+    with _slow_server(files, 0.3) as origin:
+        for _ in range(2):
+            ctx, _ = await new_context(browser, (400, 260), allowed_origins={origin}, virtual_time=True)
+            try:
+                page = await ctx.new_page()
+                tr = RequestTracker(page)
+                await page.goto(origin + "/index.html")
+                load = await run_clock(page, tr, quiet_ms=250, cap_ms=3000)
+                assert await page.inner_text("#app") == "Rendered", load
+                assert not load.animating and load.advanced_ms < 3000
+            finally:
+                await ctx.close()
+
+
+async def test_virtual_clock_waits_for_a_load_that_never_comes_once_and_no_longer(browser):
+    """A script that does not arrive (a server that hangs) costs one wait of ``settle_timeout_ms`` on a clock, not
+    one per window: the page is judged as it is, at the clock's cap."""
+    import time
+
+    from iwrbench.browser.settle import run_clock
+
+    files = {"index.html": """<!doctype html><html><head></head><body><div id="app">Loading</div><script>
+      setInterval(() => { const s = document.createElement('script'); s.src = 'hang.js?' + Math.random();
+        document.head.appendChild(s); }, 200);
+    </script></body></html>""", "hang.js": ""}
+    with _slow_server(files, 0.0, {"hang.js": 30.0}) as origin:
+        ctx, _ = await new_context(browser, (400, 260), allowed_origins={origin}, virtual_time=True)
+        try:
+            page = await ctx.new_page()
+            tr = RequestTracker(page)
+            await page.goto(origin + "/index.html")
+            t0 = time.monotonic()
+            load = await run_clock(page, tr, quiet_ms=250, cap_ms=2000, settle_timeout_ms=1000)
+            took = time.monotonic() - t0
+            assert load.advanced_ms == 2000 and load.animating
+            # one wait for the loads (1 s) and one for the network (1 s), not one per window (8 windows: 16 s)
+            assert took < 6, took
+        finally:
+            await ctx.close()

@@ -11,11 +11,11 @@ import contextlib
 import hashlib
 import http.server
 import subprocess
-import threading
 import zipfile
 from pathlib import Path
 
 import pytest
+from loopback import serving
 
 from iwrbench.errors import RecordError
 from iwrbench.sources import fetch
@@ -56,14 +56,8 @@ def _index(root: Path):
         def log_message(self, *a):
             pass
 
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_address[1]}/simple/"
-    finally:
-        srv.shutdown()
-        srv.server_close()
+    with serving(Quiet) as origin:
+        yield f"{origin}/simple/"
 
 
 @pytest.fixture

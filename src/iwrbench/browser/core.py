@@ -157,19 +157,20 @@ INIT_SCRIPT = r"""
 # The counts both clock scripts keep and answer (``now`` and ``CH`` defined before it): timeouts the page set with
 # when they are due, intervals, timer callbacks run (a poller that checks for a download without touching the DOM
 # is still at work), and the animation frames each script counts in its own way (``frames`` drawn, ``nWaiting``
-# pending). Answered only on the context's secret channel: frames, fired, pending frames, intervals, next due.
+# pending), and ``loads`` (counted by _LOADS_JS where it is included, else 0). Answered only on the context's
+# secret channel: frames, fired, pending frames, intervals, next due, loads.
 _TIMER_COUNTS_JS = r"""
   const apply = Reflect.apply, doc = document, dispatch = EventTarget.prototype.dispatchEvent;
   const listen = EventTarget.prototype.addEventListener, CE = CustomEvent, max = Math.max;
   const setT = window.setTimeout, clearT = window.clearTimeout;
   const setI = window.setInterval, clearI = window.clearInterval;
-  let frames = 0, fired = 0, nWaiting = 0, nIntervals = 0;
+  let frames = 0, fired = 0, nWaiting = 0, nIntervals = 0, loads = 0;
   const waiting = {__proto__: null}, intervals = {__proto__: null}, timeouts = {__proto__: null};
   const nextDue = () => { let m = null; for (const k in timeouts) { const d = timeouts[k]; if (m === null || d < m) m = d; }
                           return m === null ? -1 : max(0, m - now()); };
   try {
     apply(listen, doc, [CH + ':q', () => {
-      const a = frames + ',' + fired + ',' + nWaiting + ',' + nIntervals + ',' + nextDue();
+      const a = frames + ',' + fired + ',' + nWaiting + ',' + nIntervals + ',' + nextDue() + ',' + loads;
       try { apply(dispatch, doc, [new CE(CH + ':a', {__proto__: null, detail: a})]); } catch (e) {}
     }, true]);
   } catch (e) {}
@@ -200,11 +201,81 @@ _TIMER_COUNTS_JS = r"""
   };
 """
 
+# What a page asked for after its document loaded and has not received yet: a script or stylesheet it inserted,
+# a request it sent (XMLHttpRequest, fetch). On a virtual clock the page's timers run in a moment of real time
+# while these arrive in real time: a module loader (RequireJS) that inserts a script from a timer, waits for it,
+# then inserts the next, would otherwise see its 3 s of virtual time spent before its modules came, and a
+# correct page be judged half-drawn (settle.run_clock waits while ``loads`` is not 0). Elements the parser
+# inserted are the load event's business and are not counted.
+_LOADS_JS = r"""
+  const fin1 = () => { let done = false; return () => { if (!done) { done = true; loads = max(0, loads - 1); } }; };
+  const seen = new WeakSet(), wsHas = WeakSet.prototype.has, wsAdd = WeakSet.prototype.add;
+  const qsa = Element.prototype.querySelectorAll, test = RegExp.prototype.test;
+  const jsType = /^(|module|(text|application)\/(x-)?(java|ecma)script)$/i, sheet = /(^|\s)stylesheet(\s|$)/i;
+  const track = (el) => {
+    try {
+      const tag = el.localName;
+      if (tag === 'script') {
+        if (!el.src || el.noModule || !apply(test, jsType, [String(el.type || '').trim()])) return;
+      } else if (tag === 'link') {
+        if (!el.href || !apply(test, sheet, [String(el.rel || '')])) return;
+      } else return;
+      if (apply(wsHas, seen, [el])) return;
+      apply(wsAdd, seen, [el]);
+      const f = fin1();
+      loads++;
+      apply(listen, el, ['load', f, true]);
+      apply(listen, el, ['error', f, true]);
+    } catch (e) {}
+  };
+  try {
+    const mo = new window.MutationObserver((recs) => {
+      if (doc.readyState === 'loading') return;
+      for (let i = 0; i < recs.length; i++) {
+        const added = recs[i].addedNodes;
+        for (let j = 0; j < added.length; j++) {
+          const n = added[j];
+          if (!n || n.nodeType !== 1) continue;
+          track(n);
+          if (n.firstElementChild) {
+            const inner = apply(qsa, n, ['script[src], link[href]']);
+            for (let k = 0; k < inner.length; k++) track(inner[k]);
+          }
+        }
+      }
+    });
+    mo.observe(doc, {childList: true, subtree: true});
+  } catch (e) {}
+  const XHR = window.XMLHttpRequest;
+  if (XHR && XHR.prototype && typeof XHR.prototype.send === 'function') {
+    const send0 = XHR.prototype.send;
+    XHR.prototype.send = function send() {
+      const f = fin1();
+      loads++;
+      try { apply(listen, this, ['loadend', f, true]); return apply(send0, this, arguments); }
+      catch (e) { f(); throw e; }
+    };
+  }
+  const fetch0 = window.fetch;
+  if (typeof fetch0 === 'function') {
+    const then = Promise.prototype.then;
+    window.fetch = function fetch() {
+      const f = fin1();
+      loads++;
+      let p;
+      try { p = apply(fetch0, this, arguments); } catch (e) { f(); throw e; }
+      try { apply(then, p, [f, f]); } catch (e) { f(); }
+      return p;
+    };
+  }
+"""
+
 # Runs after Playwright's clock is installed (``virtual_time``). The clock's own time counts from a moment that
 # depends on real time (when the page was made), so performance.now, event times and animation-frame timestamps
 # are re-based to 0 at the document's start, and animation frames come every 16 ms of virtual time from
 # there: two runs of the same page see the same times. Frames, intervals and timeouts still pending are
-# counted (_TIMER_COUNTS_JS), so the judge can wait for work a page has scheduled and say when a page never
+# counted (_TIMER_COUNTS_JS), and what it asked for and has not received (_LOADS_JS), so the judge can wait for
+# work a page has scheduled and say when a page never
 # stopped animating. The counts are closed over (nothing the page can read or write) and answered only on the
 # context's secret channel (see INIT_SCRIPT): the page can neither report itself quiet nor busy.
 VIRTUAL_CLOCK_SCRIPT = r"""
@@ -216,7 +287,7 @@ VIRTUAL_CLOCK_SCRIPT = r"""
   const off = base();
   const vnow = () => base() - off, now = vnow;
   try { Object.defineProperty(perf, 'now', {value: function now() { return vnow(); }, configurable: true, writable: true}); } catch (e) {}
-""" + _TIMER_COUNTS_JS + r"""
+""" + _TIMER_COUNTS_JS + _LOADS_JS + r"""
   let seq = 0;
   window.requestAnimationFrame = function requestAnimationFrame(cb) {
     const h = ++seq;

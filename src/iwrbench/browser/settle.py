@@ -152,7 +152,7 @@ _CLOCK_STATE_JS = r"""
   if (typeof a !== 'string') return {mutations: m.count, what: m.what, hooks: false};
   const v = a.split(',').map(Number);
   return {mutations: m.count, what: m.what, hooks: true, frames: v[0], fired: v[1], pending_frames: v[2],
-          intervals: v[3], next_due: v[4] < 0 ? null : v[4]};
+          intervals: v[3], next_due: v[4] < 0 ? null : v[4], loads: v[5] || 0};
 }
 """
 
@@ -186,8 +186,9 @@ async def run_clock(
 
     Timers, animation frames and dates move only here, by the same amounts on every run, so what a page shows
     afterwards does not depend on how fast the machine was: a one-second chart animation is shown finished, an
-    endless animation at exactly ``cap_ms`` (and the report says so). Requests a timer started are waited for in
-    real time between windows. None when the page has no virtual clock. Should the clock's hooks stop answering
+    endless animation at exactly ``cap_ms`` (and the report says so). What a window's timers asked for (a script
+    or stylesheet inserted, a request sent: counted in the page, as the network's events come late) is waited for
+    in real time between windows, the clock held, at most ``settle_timeout_ms`` once. None when the page has no virtual clock. Should the clock's hooks stop answering
     (a page that replaced its document with ``document.open``), the windows are judged by DOM changes alone."""
     if not channel_of(page)[1]:
         return None
@@ -198,6 +199,7 @@ async def run_clock(
     except Exception:
         return None
     advanced = 0
+    stalled = False
     while True:
         if advanced >= cap_ms:
             return ClockReport(advanced, _animating(state))
@@ -209,10 +211,15 @@ async def run_clock(
             msg = str(e).splitlines()[0] if str(e) else e.__class__.__name__
             return ClockReport(advanced, f"navigation or error while its timers ran: {msg[:120]}")
         advanced += quiet_ms
-        if tracker is not None and tracker.inflight:
-            await settle(page, tracker, quiet_ms=quiet_ms, timeout_ms=settle_timeout_ms)
         try:
             now = await read(page, _CLOCK_STATE_JS)
+            if not stalled and ((tracker is not None and tracker.inflight) or now.get("loads")):
+                # what the window's timers asked for arrives in real time: waited for before the clock moves on;
+                # what never arrives is not waited for again on this clock (the cost stays bounded)
+                stalled = not await _wait_loads(page, settle_timeout_ms)
+                rep = await settle(page, tracker, quiet_ms=quiet_ms, timeout_ms=settle_timeout_ms)
+                stalled = stalled or (not rep.settled and bool(tracker and tracker.inflight))
+                now = await read(page, _CLOCK_STATE_JS)
         except WorldUnavailable:
             raise
         except Exception:
@@ -282,6 +289,19 @@ async def wait_timers(
         if _quiet(state, now) and not scheduled(now):
             return ClockReport(round((time.monotonic() - t0) * 1000))
         state = now
+
+
+async def _wait_loads(page: Any, timeout_ms: int, poll_ms: int = 50) -> bool:
+    """Wait in real time (the virtual clock held) until the scripts, stylesheets and requests the page asked for
+    after loading have arrived (``loads``, core._LOADS_JS); False when some had not after ``timeout_ms``."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        st = await read(page, _CLOCK_STATE_JS)
+        if not st.get("loads"):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        await asyncio.sleep(poll_ms / 1000)
 
 
 def _quiet(before: dict, now: dict) -> bool:
