@@ -413,3 +413,24 @@ async def test_virtual_clock_waits_for_a_load_that_never_comes_once_and_no_longe
             assert took < 6, took
         finally:
             await ctx.close()
+
+
+def test_launcher_folders_of_killed_processes_are_swept_and_no_others(tmp_path):
+    """A run killed before it could remove its browser's launcher folder leaves it in the temp folder; the next
+    launch removes it, never one of a live process (this one's) or a folder not named by a process."""
+    import os
+    import subprocess
+
+    from iwrbench.browser.core import _CAGE_PREFIX, _sweep_stale_cage_dirs
+
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    dead = tmp_path / f"{_CAGE_PREFIX}{gone.pid}-k1ll3d"
+    (dead / "root").mkdir(parents=True)
+    (dead / "chromium").write_text("#!/bin/sh\n")
+    live = tmp_path / f"{_CAGE_PREFIX}{os.getpid()}-alive"
+    live.mkdir()
+    other = tmp_path / f"{_CAGE_PREFIX}noprocess"
+    other.mkdir()
+    _sweep_stale_cage_dirs(tmp_path)
+    assert not dead.exists() and live.is_dir() and other.is_dir()

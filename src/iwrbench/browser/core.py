@@ -433,8 +433,10 @@ def _remove_cgroup(d: Path, wait_s: float = 0.0) -> bool:
             time.sleep(0.2)
 
 
-def _sweep_stale_cgroups(parent: Path) -> None:
-    """Remove empty cages left by browsers of processes that are gone (rmdir refuses non-empty ones)."""
+def _left_behind(parent: Path) -> list[Path]:
+    """Cages (``iwr-browser-PID-...``) in ``parent`` made by processes that are gone (killed before they could
+    remove them)."""
+    out = []
     try:
         for d in parent.glob(_CAGE_PREFIX + "*"):
             try:
@@ -442,9 +444,23 @@ def _sweep_stale_cgroups(parent: Path) -> None:
             except ValueError:
                 continue
             if pid != os.getpid() and not Path(f"/proc/{pid}").exists():
-                _remove_cgroup(d)
+                out.append(d)
     except OSError:
         pass
+    return out
+
+
+def _sweep_stale_cgroups(parent: Path) -> None:
+    """Remove empty cages left by browsers of processes that are gone (rmdir refuses non-empty ones)."""
+    for d in _left_behind(parent):
+        _remove_cgroup(d)
+
+
+def _sweep_stale_cage_dirs(parent: Path) -> None:
+    """Remove the launcher folders (a wrapper script, an empty jail root) of processes that are gone."""
+    for d in _left_behind(parent):
+        if d.is_dir() and not d.is_symlink():
+            shutil.rmtree(d, ignore_errors=True)
 
 
 @dataclass
@@ -501,7 +517,8 @@ class _Cage:
         global _cage_seq
         self.cap = memory_cap() if memory else MemoryCap("off", 0, f"{MEMORY_ENV}=0")
         self.cgroup: Path | None = None
-        self.dir = Path(tempfile.mkdtemp(prefix=_CAGE_PREFIX))
+        _sweep_stale_cage_dirs(Path(tempfile.gettempdir()))
+        self.dir = Path(tempfile.mkdtemp(prefix=f"{_CAGE_PREFIX}{os.getpid()}-"))
         lines = ["#!/bin/sh"]
         if self.cap.kind == "cgroup":
             parent = Path(self.cap.where)
