@@ -275,9 +275,9 @@ _LOADS_JS = r"""
 # are re-based to 0 at the document's start, and animation frames come every 16 ms of virtual time from
 # there: two runs of the same page see the same times. Frames, intervals and timeouts still pending are
 # counted (_TIMER_COUNTS_JS), and what it asked for and has not received (_LOADS_JS), so the judge can wait for
-# work a page has scheduled and say when a page never
-# stopped animating. The counts are closed over (nothing the page can read or write) and answered only on the
-# context's secret channel (see INIT_SCRIPT): the page can neither report itself quiet nor busy.
+# work a page has scheduled and say when a page never stopped animating. The counts are closed over (nothing the
+# page can read or write) and answered only on the context's secret channel (see INIT_SCRIPT): the page can
+# neither report itself quiet nor busy.
 VIRTUAL_CLOCK_SCRIPT = r"""
 (() => {
   if (!(window.Date && window.Date.isFake)) return;

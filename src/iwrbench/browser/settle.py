@@ -188,8 +188,10 @@ async def run_clock(
     afterwards does not depend on how fast the machine was: a one-second chart animation is shown finished, an
     endless animation at exactly ``cap_ms`` (and the report says so). What a window's timers asked for (a script
     or stylesheet inserted, a request sent: counted in the page, as the network's events come late) is waited for
-    in real time between windows, the clock held, at most ``settle_timeout_ms`` once. None when the page has no virtual clock. Should the clock's hooks stop answering
-    (a page that replaced its document with ``document.open``), the windows are judged by DOM changes alone."""
+    in real time between windows, the clock held; what never arrives stalls one window only (up to
+    ``settle_timeout_ms`` for the page's count and as long for the network). None when the page has no virtual
+    clock. Should the clock's hooks stop answering (a page that replaced its document with ``document.open``),
+    the windows are judged by DOM changes alone."""
     if not channel_of(page)[1]:
         return None
     try:
