@@ -63,6 +63,26 @@ INVOICES = [("Invoice 2288", "$40.00"), ("Invoice 2289", "$75.50"), ("Invoice 22
 SHOES = [("Summit Trail Runner", "Blue mesh, grippy sole", "$129"), ("Harbor Loafer", "Brown leather", "$89"),
          ("Canyon Boot", "Waterproof suede", "$159")]
 
+CALS = ("Studio", "Clients", "Site visits", "Personal")
+CAL_CSS = """.side { position: absolute; left: 0; top: 0; width: 200px; padding: 12px; }
+.side li { list-style: none; margin: 6px 0; }
+.scrim { position: fixed; inset: 0; background: rgba(22, 28, 40, 0.45); }
+.dlg { position: absolute; top: 20px; width: 360px; padding: 14px; background: #fff; border-radius: 8px; font-size: 13px; }
+.dlg select { display: block; }
+.chip { display: inline-block; padding: 3px 9px; margin: 2px; border: 1px solid #bbb; border-radius: 12px; cursor: pointer; }"""
+CAL_SIDE = ('<aside class="side"><h2>My calendars</h2><ul>' + "".join(
+    f'<li><label data-k="side-{c.lower()}"><input type="checkbox" checked> {c}</label></li>' for c in CALS) + '</ul></aside>')
+#: a new-event form whose menus list days and times: past 400 characters of text before its calendar field, under 600
+CAL_FORM = ('<h3>New event</h3><label>Title <input></label><label>Day <select>' + "".join(
+    f"<option>{d} {n} Dec</option>" for d, n in zip(("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"), range(7, 14)))
+    + '</select></label><label>Starts <select>' + "".join(
+    f"<option>{h:02d}:{m:02d}</option>" for h in range(7, 20) for m in (0, 30)) + '</select></label><label>Ends <select>' + "".join(
+    f"<option>{h:02d}:{m:02d}</option>" for h in range(7, 20) for m in (0, 30)) + '</select></label>')
+
+
+def CAL_FIELD(label: str, chip) -> str:
+    return f'<div class="f"><span>{label}</span><div class="chips">' + "".join(chip(c) for c in CALS) + '</div></div>'
+
 
 def page(body: str, css: str = "", tail: str = TAIL) -> str:
     return HEAD % css + body + tail
@@ -152,6 +172,20 @@ PAGES = {
                            '<div class="icon" data-k="star2" style="cursor:pointer">' + STAR + '</div> Stripe: your invoice</div>'
                            '<div style="margin:40px 0 0 600px"><div class="btn" data-k="pane" style="cursor:pointer">Star</div></div>'
                            '<script>for (const d of document.querySelectorAll("[data-k]")) d.addEventListener("click", () => {});</script>'),
+    # 12. a chip in a dialog's "Calendar" field and the sidebar's calendar of the same name (weekplan's new event):
+    # the source's chips are radios; the rebuilds drop the ARIA, so the words find both
+    "cal-src.html": page(CAL_SIDE + '<div class="scrim"><form class="dlg" style="left:260px">' + CAL_FORM
+                         + CAL_FIELD('Calendar', lambda c: f'<button type="button" role="radio" aria-checked="false" '
+                                     f'id="chip-{c.lower()}">{c}</button>') + '</form></div>', css=CAL_CSS),
+    # ... the scrim over the sidebar: the sidebar's "Calendar" heading matches the words better, but no pointer
+    # reaches it; the dialog moved, and its field lost its label
+    "cal-covered.html": page(CAL_SIDE.replace("My calendars", "Calendar") + '<div class="scrim"><form class="dlg" style="left:400px">'
+                             + CAL_FIELD('', lambda c: f'<span class="chip" data-k="chip-{c.lower()}">{c}</span>')
+                             + '</form></div>', css=CAL_CSS),
+    # ... no scrim (a side panel) and a long form: the chip's own field label is past the 400 characters of its form
+    "cal-panel.html": page(CAL_SIDE + '<div><form class="dlg" style="left:260px">' + CAL_FORM
+                           + CAL_FIELD('Calendar', lambda c: f'<span class="chip" data-k="chip-{c.lower()}">{c}</span>')
+                           + '</form></div>', css=CAL_CSS),
     # negatives
     "danger-src.html": page('<div style="padding:40px"><button id="d">Delete account</button></div><button>Log out</button>'),
     "danger-text.html": page('<div style="padding:40px"><p>Account settings</p></div><button data-k="logout">Log out</button>'),
@@ -440,6 +474,26 @@ async def test_type_into_field_with_other_label_markup(env):
     assert a.target.name == "Email"
     g, key, hit, _ = await judge(env, "field placeholder case", "form-div.html", a)
     assert (key, hit) == ("email", "email") and g.rung == "attribute_norm"
+
+
+@amark
+async def test_a_twin_under_a_modal_scrim_is_set_aside(env):
+    # the sidebar's "Clients" matches the description's 'Calendar' better, but the dialog's scrim covers it: a
+    # person clicks the dialog's chip, the one the recording clicked
+    a, _ = await record(env, "cal-src.html", "#chip-clients", "Click the 'Clients' chip (teal dot) under 'Calendar'")
+    assert a.target.role == "radio"
+    g, key, hit, _ = await judge(env, "twin under a scrim", "cal-covered.html", a)
+    assert (key, hit) == ("chip-clients", "chip-clients"), g.tried
+    assert "under another layer set aside" in g.tried[-1].detail and not g.ambiguous
+
+
+@amark
+async def test_a_chips_own_field_label_counts_in_a_long_form(env):
+    # no scrim: both reachable; the chip's group ("Calendar Studio Clients ...") is read before its long form's text
+    a, _ = await record(env, "cal-src.html", "#chip-clients", "Click the 'Clients' chip (teal dot) under 'Calendar'")
+    g, key, hit, _ = await judge(env, "chip label in a long form", "cal-panel.html", a)
+    assert (key, hit) == ("chip-clients", "chip-clients"), g.tried
+    assert "set aside" not in g.tried[-1].detail
 
 
 # --------------------------------------------------------------------------- nothing to find

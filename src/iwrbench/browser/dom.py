@@ -320,23 +320,60 @@ POINT_PICK_JS = (
 }"""
 )
 
-#: the surroundings of each of several alike elements (argument: the elements): the text of its
-#: largest ancestor that holds none of the others and not much text (a product card, a table
-#: row), at most 400 characters.
+#: the surroundings of each of several alike elements (argument: the elements): ``[text, under]``. ``text``: the
+#: text of its largest ancestor that holds none of the others and not much text (a product card, a table row), at
+#: most 400 characters, after the text of its largest such ancestor of at most 300 (its group: a field's label
+#: and its chips, which the 400 characters of a long form may not reach). ``under``: whether a pointer cannot reach it: the element hit at the centre of its part on
+#: screen is not it, inside it or around it (composed tree), and it or an ancestor of it (not around the element) is a
+#: painted layer that holds the element's whole box and is at least four times its size (a modal's backdrop, a dialog
+#: over a sidebar). A sibling drawn over a control of about its size (the picture of a styled checkbox over the real
+#: one) and a transparent hit area (over a chart's dot) do not count. null: not on screen, not known.
 CONTEXT_JS = (
     "(els) => {"
     + _LIB
     + r"""
+  const up = (n) => n.parentElement || (n.getRootNode && n.getRootNode().host) || null;
+  const around = (a, b) => { for (let n = b; n; n = up(n)) if (n === a) return true; return false; };
+  const under = (el) => {
+    const r = el.getBoundingClientRect();
+    const x0 = Math.max(r.left, 0), x1 = Math.min(r.right, innerWidth);
+    const y0 = Math.max(r.top, 0), y1 = Math.min(r.bottom, innerHeight);
+    if (x1 - x0 < 1 || y1 - y0 < 1) return null;
+    const root = el.getRootNode && el.getRootNode();
+    const hitAt = root && root !== document && root.elementFromPoint ? root : document;
+    const top = hitAt.elementFromPoint((x0 + x1) / 2, (y0 + y1) / 2);
+    if (!top || around(el, top) || around(top, el)) return false;
+    // the layer: the hit element or one of its ancestors that is not around el, painted (a transparent hit
+    // area over a chart's dot is how the dot is reached, not a cover)
+    for (let n = top; n && !around(n, el); n = up(n)) {
+      const t = n.getBoundingClientRect();
+      const holds = t.left <= r.left + 1 && t.top <= r.top + 1 && t.right >= r.right - 1 && t.bottom >= r.bottom - 1;
+      if (!holds || t.width * t.height < 4 * Math.max(r.width * r.height, 1)) continue;
+      const cs = getComputedStyle(n);
+      const bg = cs.backgroundColor.match(/[\d.]+/g);
+      const painted = (bg && bg.length === 4 ? parseFloat(bg[3]) > 0.05 : !!bg && cs.backgroundColor !== 'transparent')
+        || (cs.backgroundImage && cs.backgroundImage !== 'none') || (cs.backdropFilter && cs.backdropFilter !== 'none');
+      if (painted && parseFloat(cs.opacity) > 0.05) return true;
+    }
+    return false;
+  };
+  const textOf = (e) => norm(e.innerText || e.textContent);
   return els.map((el) => {
-    let cur = el;
+    let cur = el, text = textOf(el), near = text.length <= 300 ? text : '';
     for (let k = 0; k < 12; k++) {
       const p = cur.parentElement;
       if (!p || p === document.body || p === document.documentElement) break;
       if (els.some((o) => o !== el && p.contains(o))) break;
-      if (norm(p.innerText || p.textContent).length > 600) break;
-      cur = p;
+      const pt = textOf(p);
+      if (pt.length > 600) break;
+      cur = p; text = pt;
+      if (pt.length <= 300) near = pt;
     }
-    return norm(cur.innerText || cur.textContent).slice(0, 400);
+    let u = null;
+    try { u = under(el); } catch (e) {}
+    // the nearest surroundings first: a long container (a form whose menus list 60 options) cut at 400
+    // characters would lose the element's own group label
+    return [(near && near !== text ? near + ' | ' : '') + text.slice(0, 400), u];
   });
 }"""
 )

@@ -41,11 +41,16 @@ async ({quiet, budget, after}) => {
   const sleep = (ms) => new Promise(r => setTimeout(r, ms));
   try { if (document.fonts && document.fonts.status !== 'loaded')
           await Promise.race([document.fonts.ready, sleep(budget)]); } catch (e) {}
+  let prev = performance.now();
   while (true) {
     await Promise.race([frames(), sleep(100)]);
     W.scan(false);
     const now = performance.now();
-    if (document.readyState === 'complete' && now - Math.max(st.last, since) >= quiet)
+    // a main thread held up (a loaded machine) runs this before the page's overdue timers: a quiet read after
+    // such a gap is taken again, once they have run
+    const held = now - prev > 250;
+    prev = now;
+    if (!held && document.readyState === 'complete' && now - Math.max(st.last, since) >= quiet)
       return {quiet: true, waited: now - t0, mutations: st.count, what: st.what};
     if (now - t0 >= budget)
       return {quiet: false, waited: now - t0, mutations: st.count, what: st.what,

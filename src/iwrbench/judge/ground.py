@@ -306,17 +306,18 @@ class _Ladder:
                 self._snap_err = f"page error: {str(e).strip()[:80]}"
         return self._snap
 
-    async def contexts_of(self, handles: list[Any]) -> list[str]:
+    async def contexts_of(self, handles: list[Any]) -> list[tuple[str, bool | None]]:
+        """Each element's surroundings and whether a layer covers it (CONTEXT_JS); unknown on a failed read."""
         try:
-            return await read(self.page, CONTEXT_JS, handles)
+            return [(str(c or ""), u) for c, u in await read(self.page, CONTEXT_JS, handles)]
         except Exception:
-            return [""] * len(handles)
+            return [("", None)] * len(handles)
 
-    async def contexts_at(self, arr: Any, idx: list[int]) -> list[str]:
+    async def contexts_at(self, arr: Any, idx: list[int]) -> list[tuple[str, bool | None]]:
         try:
-            return await read(self.page, CONTEXT_AT_JS, {"arr": arr, "idx": idx})
+            return [(str(c or ""), u) for c, u in await read(self.page, CONTEXT_AT_JS, {"arr": arr, "idx": idx})]
         except Exception:
-            return [""] * len(idx)
+            return [("", None)] * len(idx)
 
     # ---------------------------------------------------------------- ties
     def at_spot(self, d: dict) -> bool:
@@ -329,11 +330,13 @@ class _Ladder:
         return (abs(c[0] - cx) <= 4 and abs(c[1] - cy) <= 4 and abs(bb["width"] - t.bbox.width) <= 0.15 * t.bbox.width + 2
                 and abs(bb["height"] - t.bbox.height) <= 0.15 * t.bbox.height + 2)
 
-    async def resolve(self, descs: list[dict], contexts: Callable[[], Awaitable[list[str]]],
+    async def resolve(self, descs: list[dict], contexts: Callable[[], Awaitable[list[tuple[str, bool | None]]]],
                       keys: list[float] | None = None, spot: int | None = None) -> _Tie:
         """Pick among alike candidates: surroundings vs the description, then ``keys`` (lower is
         better; distance to the recorded position by default), then page order.
 
+        A candidate under another layer (a modal's backdrop over the sidebar's twin of the dialog's
+        chip) comes after every one a pointer reaches: the recorded target was one a person clicked.
         The one standing at the recorded spot (``spot``, else found by position and size) keeps
         its place unless a quoted phrase of the description is in another's surroundings and
         not in its own, or clearly more of the description's words are."""
@@ -343,30 +346,36 @@ class _Ladder:
         if n == 1:
             return _Tie(0, "single", False, [0])
         phrases, ws = context_terms(self.action)
-        sc = [(0.0, 0.0)] * n
-        if phrases or ws:
-            ctxs = await contexts()
-            sc = [context_score(c, phrases, ws) for c in ctxs]
+        got = await contexts()
+        sc = [context_score(c, phrases, ws) for c, _ in got] if phrases or ws else [(0.0, 0.0)] * n
+        covered = {i for i, (_, u) in enumerate(got) if u is True}
+        if len(covered) == n:
+            covered = set()
+        aside = f"; {len(covered)} under another layer set aside" if covered else ""
         total = [3 * p + w for p, w in sc]
-        order = sorted(range(n), key=lambda i: (-total[i], keys[i], i))
+        order = sorted(range(n), key=lambda i: (i in covered, -total[i], keys[i], i))
         best = order[0]
         if spot is None:
-            spots = [i for i in range(n) if self.at_spot(descs[i])]
+            spots = [i for i in range(n) if self.at_spot(descs[i]) and i not in covered]
             spot = spots[0] if len(spots) == 1 else None
-        if spot is not None and best != spot and total[best] > total[spot]:
+        if spot is not None and best != spot and spot not in covered and total[best] > total[spot]:
             (pb, wb), (ps, wsp) = sc[best], sc[spot]
             if not (pb > ps + 0.5 or (pb >= ps and wb - wsp >= WORDS_OVER_SPOT)):
                 order.remove(spot)
                 order.insert(0, spot)
                 return _Tie(spot, f"{n} alike, the one at the recorded spot (surroundings not decisive: "
-                                  f"{total[best]:.1f} vs {total[spot]:.1f})", False, order)
-        top = [i for i in order if total[i] == total[best]]
+                                  f"{total[best]:.1f} vs {total[spot]:.1f}){aside}", False, order)
+        free = [i for i in order if i not in covered]
+        top = [i for i in free if total[i] == total[best]]
         if total[best] > 0 and len(top) == 1:
+            nxt = free[1] if len(free) > 1 else order[1]
             return _Tie(best, f"{n} alike, surroundings matched the description ({total[best]:.1f} vs "
-                              f"{total[order[1]]:.1f})", False, order)
+                              f"{total[nxt]:.1f}){aside}", False, order)
+        if len(top) == 1 and covered:
+            return _Tie(best, f"{n} alike, the only one a pointer reaches{aside}", False, order)
         if self.t and self.t.bbox:
-            return _Tie(best, f"{len(top)} alike, nearest to the recorded position", len(top) > 1, order)
-        return _Tie(best, f"{len(top)} alike, first on the page", len(top) > 1, order)
+            return _Tie(best, f"{len(top)} alike, nearest to the recorded position{aside}", len(top) > 1, order)
+        return _Tie(best, f"{len(top)} alike, first on the page{aside}", len(top) > 1, order)
 
     def accept(self, rung: str, descs: list[dict], tie: _Tie, detail: str, scores: list[float] | None = None) -> None:
         g = self.g

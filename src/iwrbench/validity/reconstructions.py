@@ -103,6 +103,8 @@ async def run_async(tasks_dir: Path | None, out_dir: Path, *, only: list[str] | 
                 if probe is not None and judged == probe.cap:
                     why = f"probe {probe.name} capped it: " + (next((s.error for s in probe.steps if not s.passed), "") or "")
                 note = (f"judge stopped at step {judged + 1}: {why}" if judged < len(task.action_sequence) else "judge passed all")
+                if res.status == "page_error":  # what ended the replay (a step 'not reached' says nothing of why)
+                    note += f" ({res.error})"
                 note += f" | label: {entry.get('why') or 'all steps hold'}"
             ok = judged == label
             known = entry.get("known_disagreement")
