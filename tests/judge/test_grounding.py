@@ -83,6 +83,18 @@ CAL_FORM = ('<h3>New event</h3><label>Title <input></label><label>Day <select>' 
 def CAL_FIELD(label: str, chip) -> str:
     return f'<div class="f"><span>{label}</span><div class="chips">' + "".join(chip(c) for c in CALS) + '</div></div>'
 
+MINE = ("..1..", "111.1", "1....")  # '.': a closed square, a digit: an open one
+MINE_CSS = """.mrow { display: flex; margin-left: 20px; } .mrow > * { width: 27px; height: 27px; margin: 1px; padding: 0;
+border: 1px solid #999; box-sizing: border-box; font: 600 14px/25px sans-serif; text-align: center; color: #1c5bd6; }
+.mrow > button { background: #c9ced6; }"""
+
+
+def mine(attrs) -> str:
+    """The board; ``attrs(row, col)``: a closed square's attributes (rows and columns from 1)."""
+    return "".join('<div class="mrow">' + "".join(
+        f'<button type="button"{attrs(r, c)}></button>' if ch == "." else f"<span>{ch}</span>"
+        for c, ch in enumerate(line, 1)) + "</div>" for r, line in enumerate(MINE, 1))
+
 
 def page(body: str, css: str = "", tail: str = TAIL) -> str:
     return HEAD % css + body + tail
@@ -186,6 +198,11 @@ PAGES = {
     "cal-panel.html": page(CAL_SIDE + '<div><form class="dlg" style="left:260px">' + CAL_FORM
                            + CAL_FIELD('Calendar', lambda c: f'<span class="chip" data-k="chip-{c.lower()}">{c}</span>')
                            + '</form></div>', css=CAL_CSS),
+    # 13. a minefield: one row div per row, closed squares alike; the source names each cell (aria-label), the
+    # rebuild does not. The recorded square's row holds other closed squares; another closed square is alone
+    # in a row of numbers (so its surroundings are the whole row, '1's included)
+    "mine-src.html": page(mine(lambda r, c: f' id="m-{r}-{c}" aria-label="Row {r}, column {c}: hidden"'), css=MINE_CSS),
+    "mine-plain.html": page(mine(lambda r, c: f' data-k="m-{r}-{c}"'), css=MINE_CSS),
     # negatives
     "danger-src.html": page('<div style="padding:40px"><button id="d">Delete account</button></div><button>Log out</button>'),
     "danger-text.html": page('<div style="padding:40px"><p>Account settings</p></div><button data-k="logout">Log out</button>'),
@@ -494,6 +511,18 @@ async def test_a_chips_own_field_label_counts_in_a_long_form(env):
     g, key, hit, _ = await judge(env, "chip label in a long form", "cal-panel.html", a)
     assert (key, hit) == ("chip-clients", "chip-clients"), g.tried
     assert "set aside" not in g.tried[-1].detail
+
+
+@amark
+async def test_a_cell_among_its_rows_lookalikes_keeps_the_recorded_spot(env):
+    # the description's '1' is in the row of the closed square that is alone among numbers, not in the recorded
+    # square's own surroundings (its row holds other closed squares, so only its own text is read): no evidence
+    # against the square at the recorded spot
+    a, _ = await record(env, "mine-src.html", "#m-1-4", "Click the closed square in row 1, column 4, right of a blue '1'")
+    assert a.target.name == "Row 1, column 4: hidden"
+    g, key, hit, _ = await judge(env, "minefield cell, no names", "mine-plain.html", a)
+    assert (key, hit) == ("m-1-4", "m-1-4"), g.tried
+    assert g.rung == "position" and "the one at the position" in g.tried[-1].detail
 
 
 # --------------------------------------------------------------------------- nothing to find

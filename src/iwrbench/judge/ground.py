@@ -239,6 +239,9 @@ def context_score(ctx: str, phrases: list[str], ws: set[str]) -> tuple[float, fl
     return ph, float(sum(1 for w in ws if w in cw))
 
 
+#: an alike candidate's surroundings (CONTEXT_JS): text, under a painted layer (None: unknown), only its own text read
+Context = tuple[str, bool | None, bool]
+
 #: bare words (not quoted) must beat the element at the recorded spot by this many to move away from it
 WORDS_OVER_SPOT = 2
 
@@ -306,18 +309,19 @@ class _Ladder:
                 self._snap_err = f"page error: {str(e).strip()[:80]}"
         return self._snap
 
-    async def contexts_of(self, handles: list[Any]) -> list[tuple[str, bool | None]]:
-        """Each element's surroundings and whether a layer covers it (CONTEXT_JS); unknown on a failed read."""
+    async def contexts_of(self, handles: list[Any]) -> list[Context]:
+        """Each element's surroundings, whether a layer covers it and whether only its own text was read
+        (CONTEXT_JS); unknown on a failed read."""
         try:
-            return [(str(c or ""), u) for c, u in await read(self.page, CONTEXT_JS, handles)]
+            return [(str(c or ""), u, bool(a)) for c, u, a in await read(self.page, CONTEXT_JS, handles)]
         except Exception:
-            return [("", None)] * len(handles)
+            return [("", None, True)] * len(handles)
 
-    async def contexts_at(self, arr: Any, idx: list[int]) -> list[tuple[str, bool | None]]:
+    async def contexts_at(self, arr: Any, idx: list[int]) -> list[Context]:
         try:
-            return [(str(c or ""), u) for c, u in await read(self.page, CONTEXT_AT_JS, {"arr": arr, "idx": idx})]
+            return [(str(c or ""), u, bool(a)) for c, u, a in await read(self.page, CONTEXT_AT_JS, {"arr": arr, "idx": idx})]
         except Exception:
-            return [("", None)] * len(idx)
+            return [("", None, True)] * len(idx)
 
     # ---------------------------------------------------------------- ties
     def at_spot(self, d: dict) -> bool:
@@ -330,7 +334,7 @@ class _Ladder:
         return (abs(c[0] - cx) <= 4 and abs(c[1] - cy) <= 4 and abs(bb["width"] - t.bbox.width) <= 0.15 * t.bbox.width + 2
                 and abs(bb["height"] - t.bbox.height) <= 0.15 * t.bbox.height + 2)
 
-    async def resolve(self, descs: list[dict], contexts: Callable[[], Awaitable[list[tuple[str, bool | None]]]],
+    async def resolve(self, descs: list[dict], contexts: Callable[[], Awaitable[list[Context]]],
                       keys: list[float] | None = None, spot: int | None = None) -> _Tie:
         """Pick among alike candidates: surroundings vs the description, then ``keys`` (lower is
         better; distance to the recorded position by default), then page order.
@@ -339,7 +343,9 @@ class _Ladder:
         chip) comes after every one a pointer reaches: the recorded target was one a person clicked.
         The one standing at the recorded spot (``spot``, else found by position and size) keeps
         its place unless a quoted phrase of the description is in another's surroundings and
-        not in its own, or clearly more of the description's words are."""
+        not in its own, or clearly more of the description's words are; and always when its own
+        surroundings could not be read (a minefield's cell among its row's look-alike cells: a
+        look-alike alone in its row is read with the whole row, whose numbers say nothing)."""
         n = len(descs)
         if keys is None:
             keys = [_dist(self.action, d, self.viewport) for d in descs]
@@ -347,8 +353,8 @@ class _Ladder:
             return _Tie(0, "single", False, [0])
         phrases, ws = context_terms(self.action)
         got = await contexts()
-        sc = [context_score(c, phrases, ws) for c, _ in got] if phrases or ws else [(0.0, 0.0)] * n
-        covered = {i for i, (_, u) in enumerate(got) if u is True}
+        sc = [context_score(c, phrases, ws) for c, _, _ in got] if phrases or ws else [(0.0, 0.0)] * n
+        covered = {i for i, (_, u, _) in enumerate(got) if u is True}
         if len(covered) == n:
             covered = set()
         aside = f"; {len(covered)} under another layer set aside" if covered else ""
@@ -360,10 +366,13 @@ class _Ladder:
             spot = spots[0] if len(spots) == 1 else None
         if spot is not None and best != spot and spot not in covered and total[best] > total[spot]:
             (pb, wb), (ps, wsp) = sc[best], sc[spot]
-            if not (pb > ps + 0.5 or (pb >= ps and wb - wsp >= WORDS_OVER_SPOT)):
+            unread = got[spot][2]
+            if unread or not (pb > ps + 0.5 or (pb >= ps and wb - wsp >= WORDS_OVER_SPOT)):
                 order.remove(spot)
                 order.insert(0, spot)
-                return _Tie(spot, f"{n} alike, the one at the recorded spot (surroundings not decisive: "
+                why = ("its own surroundings not readable apart from the others'" if unread else
+                       "surroundings not decisive")
+                return _Tie(spot, f"{n} alike, the one at the recorded spot ({why}: "
                                   f"{total[best]:.1f} vs {total[spot]:.1f}){aside}", False, order)
         free = [i for i in order if i not in covered]
         top = [i for i in free if total[i] == total[best]]
