@@ -494,20 +494,15 @@ async def test_type_into_field_with_other_label_markup(env):
 
 
 @amark
-async def test_a_twin_under_a_modal_scrim_is_set_aside(env):
-    # the sidebar's "Clients" matches the description's 'Calendar' better, but the dialog's scrim covers it: a
-    # person clicks the dialog's chip, the one the recording clicked
+async def test_the_dialogs_chip_not_its_twin_in_the_sidebar(env):
     a, _ = await record(env, "cal-src.html", "#chip-clients", "Click the 'Clients' chip (teal dot) under 'Calendar'")
     assert a.target.role == "radio"
+    # the sidebar's "Clients" matches the description's 'Calendar' better, but the dialog's scrim covers it: a
+    # person clicks the dialog's chip, the one the recording clicked
     g, key, hit, _ = await judge(env, "twin under a scrim", "cal-covered.html", a)
     assert (key, hit) == ("chip-clients", "chip-clients"), g.tried
     assert "under another layer set aside" in g.tried[-1].detail and not g.ambiguous
-
-
-@amark
-async def test_a_chips_own_field_label_counts_in_a_long_form(env):
     # no scrim: both reachable; the chip's group ("Calendar Studio Clients ...") is read before its long form's text
-    a, _ = await record(env, "cal-src.html", "#chip-clients", "Click the 'Clients' chip (teal dot) under 'Calendar'")
     g, key, hit, _ = await judge(env, "chip label in a long form", "cal-panel.html", a)
     assert (key, hit) == ("chip-clients", "chip-clients"), g.tried
     assert "set aside" not in g.tried[-1].detail
