@@ -320,15 +320,16 @@ POINT_PICK_JS = (
 }"""
 )
 
-#: the surroundings of each of several alike elements (argument: the elements): ``[text, under, alone]``. ``text``: the
-#: text of its largest ancestor that holds none of the others and not much text (a product card, a table row), at
-#: most 400 characters, after the text of its largest such ancestor of at most 300 (its group: a field's label
-#: and its chips, which the 400 characters of a long form may not reach). ``under``: whether a pointer cannot reach it: the element hit at the centre of its part on
-#: screen is not it, inside it or around it (composed tree), and it or an ancestor of it (not around the element) is a
-#: painted layer that holds the element's whole box and is at least four times its size (a modal's backdrop, a dialog
-#: over a sidebar). A sibling drawn over a control of about its size (the picture of a styled checkbox over the real
-#: one) and a transparent hit area (over a chart's dot) do not count. null: not on screen, not known. ``alone``: no
-#: ancestor was read (its parent holds another of them: a cell among its row's look-alikes), so its text is its own.
+#: the surroundings of each of several alike elements (argument: the elements): ``[text, under, alone]``.
+#: ``text``: the text of its largest ancestor that holds none of the others and not much text (a product card, a
+#: table row), at most 400 characters, after the text of its largest such ancestor of at most 300 (its group: a
+#: field's label and its chips, which the 400 characters of a long form may not reach). ``under``: whether a
+#: pointer cannot reach it: the element hit at the centre of its part on screen is not it, inside it or around it
+#: (composed tree), and it or an ancestor of it (not around the element) is a painted layer that holds the
+#: element's whole box and is at least four times its size (a modal's backdrop, a dialog over a sidebar). A sibling
+#: drawn over a control of about its size (the picture of a styled checkbox over the real one) and a transparent hit
+#: area (over a chart's dot) do not count. null: not on screen, not known. ``alone``: no ancestor was read (its
+#: parent holds another of them: a cell among its row's look-alikes), so its text is its own.
 CONTEXT_JS = (
     "(els) => {"
     + _LIB

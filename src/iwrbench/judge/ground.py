@@ -309,19 +309,19 @@ class _Ladder:
                 self._snap_err = f"page error: {str(e).strip()[:80]}"
         return self._snap
 
-    async def contexts_of(self, handles: list[Any]) -> list[Context]:
+    async def _contexts(self, js: str, arg: Any, n: int) -> list[Context]:
         """Each element's surroundings, whether a layer covers it and whether only its own text was read
         (CONTEXT_JS); unknown on a failed read."""
         try:
-            return [(str(c or ""), u, bool(a)) for c, u, a in await read(self.page, CONTEXT_JS, handles)]
+            return [(str(c or ""), u, bool(a)) for c, u, a in await read(self.page, js, arg)]
         except Exception:
-            return [("", None, True)] * len(handles)
+            return [("", None, True)] * n
+
+    async def contexts_of(self, handles: list[Any]) -> list[Context]:
+        return await self._contexts(CONTEXT_JS, handles, len(handles))
 
     async def contexts_at(self, arr: Any, idx: list[int]) -> list[Context]:
-        try:
-            return [(str(c or ""), u, bool(a)) for c, u, a in await read(self.page, CONTEXT_AT_JS, {"arr": arr, "idx": idx})]
-        except Exception:
-            return [("", None, True)] * len(idx)
+        return await self._contexts(CONTEXT_AT_JS, {"arr": arr, "idx": idx}, len(idx))
 
     # ---------------------------------------------------------------- ties
     def at_spot(self, d: dict) -> bool:
