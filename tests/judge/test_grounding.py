@@ -96,6 +96,22 @@ def mine(attrs) -> str:
         for c, ch in enumerate(line, 1)) + "</div>" for r, line in enumerate(MINE, 1))
 
 
+SHEET = [("Venue hire", "1", "850.00"), ("Catering (per head)", "42", "31.50"), ("Delivery and setup", "", ""),
+         ("Staffing", "3", "180.00")]
+SHEET_CSS = """.sheet { border-collapse: collapse; margin: 20px; font: 13px sans-serif; }
+.sheet td, .sheet th { width: 110px; height: 24px; border: 1px solid #dadce0; padding: 0 6px; }
+.sheet th { background: #f1f3f4; font-weight: 500; }"""
+
+
+def sheet(attrs, rows=SHEET) -> str:
+    """A small sheet; its cells get ``attrs(row, col)`` (rows from 1, columns A..E); clicks are heard on the table."""
+    head = "<tr><th></th>" + "".join(f"<th>{c}</th>" for c in "ABCDE") + "</tr>"
+    body = "".join(f"<tr><th>{r}</th>" + "".join(
+        f"<td{attrs(r, c)}>{v}</td>" for c, v in zip("ABCDE", (*row, "", ""))) + "</tr>" for r, row in enumerate(rows, 1))
+    return (f'<table class="sheet">{head}{body}</table><script>document.querySelector(".sheet")'
+            '.addEventListener("click", () => {});</script>')
+
+
 def page(body: str, css: str = "", tail: str = TAIL) -> str:
     return HEAD % css + body + tail
 
@@ -203,6 +219,16 @@ PAGES = {
     # in a row of numbers (so its surroundings are the whole row, '1's included)
     "mine-src.html": page(mine(lambda r, c: f' id="m-{r}-{c}" aria-label="Row {r}, column {c}: hidden"'), css=MINE_CSS),
     "mine-plain.html": page(mine(lambda r, c: f' data-k="m-{r}-{c}"'), css=MINE_CSS),
+    # 14. a sheet that listens on its table: the source's empty cells are gridcells, the rebuild's plain cells with
+    # no sign of being controls (no role, handler, tabindex or pointer cursor of their own); a third page has a
+    # row of wide banners where the sheet was
+    "sheet-src.html": page(sheet(lambda r, c: f' role="gridcell" id="s-{r}-{c}"'), css=SHEET_CSS),
+    "sheet-plain.html": page(sheet(lambda r, c: f' data-k="s-{r}-{c}"'), css=SHEET_CSS),
+    # ... after other input, the venue's price reads '#NAME?' (a formula typed otherwise)
+    "sheet-err.html": page(sheet(lambda r, c: f' data-k="s-{r}-{c}"', [("Venue hire", "1", "#NAME?"), *SHEET[1:]]),
+                           css=SHEET_CSS),
+    "sheet-gone.html": page('<p style="margin:90px 20px;height:80px;background:#eef">Your sheet was moved to '
+                            '<b>Drive</b>.</p>', css=SHEET_CSS),
     # negatives
     "danger-src.html": page('<div style="padding:40px"><button id="d">Delete account</button></div><button>Log out</button>'),
     "danger-text.html": page('<div style="padding:40px"><p>Account settings</p></div><button data-k="logout">Log out</button>'),
@@ -518,6 +544,52 @@ async def test_a_cell_among_its_rows_lookalikes_keeps_the_recorded_spot(env):
     g, key, hit, _ = await judge(env, "minefield cell, no names", "mine-plain.html", a)
     assert (key, hit) == ("m-1-4", "m-1-4"), g.tried
     assert g.rung == "position" and "the one at the position" in g.tried[-1].detail
+
+
+@amark
+async def test_a_cell_known_only_by_its_role_is_found_by_its_size_at_the_spot(env):
+    # the source's cell is a control only by role=gridcell; the rebuild's cell has no sign of being one (the sheet
+    # listens on its table), so nothing "of the action's kind" is at the recorded spot: the cell of the recorded
+    # size there is clicked, after the rungs that look elsewhere found nothing better
+    a, crop = await record(env, "sheet-src.html", "#s-3-D", "Click the empty cell in column D, row 3 (the delivery row)")
+    assert a.target.role == "gridcell" and not a.target.name
+    g, key, hit, _ = await judge(env, "sheet cell without its role", "sheet-plain.html", a, crop)
+    assert (key, hit) == ("s-3-D", "s-3-D"), g.tried
+    assert g.rung == "position" and "of the recorded size" in g.tried[-1].detail
+    # nothing of about the cell's size where it was (a wide banner): not grounded
+    g, key, _, _ = await judge(env, "sheet replaced by a banner", "sheet-gone.html", a, crop)
+    assert key is None and g.rung is None, g.tried
+
+
+@amark
+async def test_a_cell_whose_text_follows_other_input_in_a_probe(env):
+    # a probe typed another formula: the cell recorded as '850.00' reads '#NAME?' on a correct page. Its recorded
+    # name refuses it at the recorded spot in the main trajectory (another name there is another thing) but not in
+    # such a probe's later steps
+    a, crop = await record(env, "sheet-src.html", "#s-1-C", "Click the venue's price '850.00' in column C")
+    assert a.target.name == "850.00"
+    g, key, _, _ = await judge(env, "cell renamed by the input", "sheet-err.html", a)
+    assert key is None and "refused: named '#NAME?'" in g.tried[-2].detail, g.tried
+    srv, ctx = env
+    p = await ctx.new_page()
+    try:
+        await p.goto(srv.url("sheet-err.html"))
+        got = await ground(p, a, VP, names_may_change=True)
+        assert got.grounding.rung == "position"
+        assert await got.handle.get_attribute("data-k") == "s-1-C"
+    finally:
+        await p.close()
+
+
+def test_a_probe_loosens_names_after_its_first_other_input():
+    from iwrbench.judge.replay import _first_other_input
+
+    def act(type_, **kw):
+        return Action(type=type_, parameters=ActionParameters(description="d", **kw))
+
+    main = [act("Click"), act("Type", text="=SUM(B2:B5)"), act("Press", key="Enter"), act("Click")]
+    assert _first_other_input(main, main) is None
+    assert _first_other_input(main, [main[0], act("Type", text="=AVG(B2:B5)"), *main[2:]]) == 2
 
 
 # --------------------------------------------------------------------------- nothing to find

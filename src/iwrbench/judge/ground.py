@@ -30,7 +30,9 @@ tried. The rungs, in ``offline@2``'s order:
                        target was a control and nothing clickable is there, when its kind is
                        unrelated (a text field for a button, a link for a checkbox) or when
                        both have names and they clearly differ ("Archive" for "Delete"); a recorded
-                       name that was not painted (an icon named by aria-label or title) refuses nothing
+                       name that was not painted (an icon named by aria-label or title) refuses nothing.
+                       A target that was a control only by its ARIA role (``td role=gridcell``) with
+                       nothing of the action's kind there: the element of about its size there, deferred
 8. ``appearance``      template matching of the recorded target's crop on a screenshot of the
                        page now (``judge/appearance.py``: normalised cross-correlation, greyscale,
                        downscaled); the element of the action's kind at the best match above
@@ -160,6 +162,16 @@ def _target_is_control(action: Action) -> bool:
     return t.tag == "a" and "href" in (t.attributes or {})
 
 
+def _control_by_role_only(action: Action) -> bool:
+    """The recorded target was a control only by its ARIA role (a ``td role=gridcell`` of a sheet that listens on
+    the table, a ``div role=button``): a page written from the video cannot know that role, and the same element
+    without it may show no sign of being a control (no role, handler, tabindex or pointer cursor of its own)."""
+    t = action.target
+    if not t or t.editable or t.tag in CONTROL_TAGS or t.role not in CONTROL_ROLES:
+        return False
+    return not (t.tag == "a" and "href" in (t.attributes or {}))
+
+
 def _center(b: dict | None) -> tuple[float, float] | None:
     if not b:
         return None
@@ -272,7 +284,7 @@ class _Ladder:
     """State shared by the rungs of one ground() call: the page snapshot, the screenshot match."""
 
     def __init__(self, page: Any, action: Action, viewport: tuple[int, int], crop: Any, screenshot: Any,
-                 llm: LlmGrounder | None = None):
+                 llm: LlmGrounder | None = None, names_may_change: bool = False):
         self.page, self.action, self.viewport = page, action, viewport
         self.t = action.target
         self.g = Grounding()
@@ -297,6 +309,8 @@ class _Ladder:
         #: name clearly differs is refused only by names that were painted: a page cannot know an ARIA name
         self.painted_names = self.names if self.name_shown else [
             v for v in ((t.attributes or {}).get("placeholder"),) if v and norm_name(v)] if t else []
+        if names_may_change:  # a probe after other input: a sum or a formula's result may read otherwise now
+            self.painted_names = []
 
     # ---------------------------------------------------------------- page reads
     async def snapshot(self) -> tuple[Any, list[dict]] | None:
@@ -498,9 +512,10 @@ class _Ladder:
         return True
 
     # ---------------------------------------------------------------- position and appearance
-    def _acceptable(self, d: dict) -> str | None:
-        """Why an element found by position/appearance cannot stand for the recorded target (None: it can)."""
-        if self.target_control and not _is_control(d):
+    def _acceptable(self, d: dict, need_control: bool = True) -> str | None:
+        """Why an element found by position/appearance cannot stand for the recorded target (None: it can).
+        ``need_control=False``: any element may, when it is no other kind of control and not named otherwise."""
+        if need_control and self.target_control and not _is_control(d):
             return "not a control"
         t = self.t
         tr, cr = (t.role if t else None), d.get("role")
@@ -519,9 +534,10 @@ class _Ladder:
             return 0
         return max(POSITION_AREA_RATIO * b.width * b.height, POSITION_AREA_FLOOR)
 
-    async def pick_points(self, points: list[tuple[float, float]], twins: bool) -> tuple[Any, list[dict]] | None:
+    async def pick_points(self, points: list[tuple[float, float]], twins: bool,
+                          kind: str | None = None) -> tuple[Any, list[dict]] | None:
         b = self.t.bbox if self.t else None
-        arg = {"points": [[float(x), float(y)] for x, y in points], "kind": _kind(self.action),
+        arg = {"points": [[float(x), float(y)] for x, y in points], "kind": kind or _kind(self.action),
                "max_area": self._max_area(), "twins": twins,
                "want_area": float(b.width * b.height) if b else 0.0}
         try:
@@ -547,6 +563,8 @@ class _Ladder:
             why = "; ".join(f"{(descs[i].get('tag') or '?')}: {refused[i]}" for i in found[:3])
             self.g.tried.append(RungAttempt(rung="position", matches=0,
                                             detail=f"nothing of the action's kind there{'; refused ' + why if why else ''}"))
+            if _kind(self.action) == "click" and _control_by_role_only(self.action):
+                return await self.position_by_size(points)
             return None
         weight = lambda i: sum(2 if p == 0 else 1 for p in descs[i]["points"])  # noqa: E731
         ok.sort(key=lambda i: (-weight(i), _dist(self.action, descs[i], self.viewport)))
@@ -579,6 +597,41 @@ class _Ladder:
             return Deferral("position", commit)
         self.g.tried.append(RungAttempt(rung="position", matches=len(ok), detail=f"{detail}; {how}"))
         return commit()
+
+    async def position_by_size(self, points: list[tuple[float, float]]) -> Outcome:
+        """For a target that was a control only by its ARIA role: the element of about the recorded size at the
+        recorded position, whatever it is (a plain cell of a sheet that listens on the table), unless its painted
+        name differs or it is another kind of control. A deferral: an element found by sight or by the description
+        elsewhere (appearance, relation, grid) comes first; it stands against the last-resort rungs."""
+        got = await self.pick_points(points, twins=False, kind="hover")
+        if got is None:
+            return None
+        els, descs = got
+        found = sorted((i for i, d in enumerate(descs) if d.get("points")),
+                       key=lambda i: -sum(2 if p == 0 else 1 for p in descs[i]["points"]))
+        why = {i: self._acceptable(descs[i], need_control=False) for i in found}
+        ok = [i for i in found if why[i] is None]
+        if not ok:
+            if found:
+                self.g.tried.append(RungAttempt(rung="position", matches=0, detail="the element of the recorded size "
+                                                f"there refused: {why[found[0]]}"))
+            return None
+        first = ok[0]
+        handle = await els.get_property(str(first))
+        d = descs[first]
+        detail = (f"a {d.get('tag') or '?'} of the recorded size at the recorded position, without the role "
+                  f"{self.t.role!r} that alone made the recorded one a control")
+
+        def commit(note: str = "") -> Grounded:
+            self.g.rung, self.g.ambiguous = "position", False
+            self.g.element = _cand(d)
+            self.g.alternatives = [_cand(descs[i]) for i in ok[1:4]]
+            if note:
+                self.g.tried.append(RungAttempt(rung="position", matches=1, detail=f"{detail}; {note}"))
+            return Grounded(handle, self.g)
+
+        self.g.tried.append(RungAttempt(rung="position", matches=1, detail=f"{detail}; waits for a better answer"))
+        return Deferral("position", commit)
 
     async def match_map(self) -> MatchMap | None:
         """The crop's correlation map on the screenshot (cached; ``judge/appearance.py``).
@@ -1139,7 +1192,7 @@ RUNGS: dict[str, Rung] = {r.name: r for r in (
 
 async def ground(page: Any, action: Action, viewport: tuple[int, int], *, llm: LlmGrounder | None = None,
                  timeout_ms: int = 3000, crop: Any = None, screenshot: Any = None,
-                 rungs: Sequence[str] | None = None) -> Grounded:
+                 rungs: Sequence[str] | None = None, names_may_change: bool = False) -> Grounded:
     """Find the element ``action`` means on ``page``.
 
     ``rungs``: the ladder, by name (``Protocol.grounding``; default: ``offline@2``'s, with the LLM
@@ -1147,14 +1200,17 @@ async def ground(page: Any, action: Action, viewport: tuple[int, int], *, llm: L
     a deferral (it stands unless a later rung answers before a last-resort rung; it is then reported
     under its own rung) or nothing. ``crop``: the recorded target as it looked (PIL image or PNG bytes);
     ``screenshot``: the page's viewport now (PNG bytes or PIL image). Both optional; without them the
-    appearance rung is skipped.
+    appearance rung is skipped. ``names_may_change``: the action replays a recorded step after other input
+    (a probe that typed another text), so the recorded target's painted text may read otherwise on a correct
+    page (a total computed from the input): the position and appearance rungs do not refuse an element for
+    its name (the name rungs still look for the recorded one first).
     """
     if rungs is None:
         rungs = OFFLINE.grounding + (("llm",) if llm is not None else ())
     unknown = [r for r in rungs if r not in RUNGS]
     if unknown:
         raise ValueError(f"unknown grounding rung(s): {', '.join(unknown)}")
-    L = _Ladder(page, action, viewport, crop, screenshot, llm)
+    L = _Ladder(page, action, viewport, crop, screenshot, llm, names_may_change)
     waiting: Deferral | None = None
     since = 0  # the log's length when the kept deferral was made
     for name in rungs:

@@ -206,7 +206,8 @@ async def replay(
                 pdir = shots_dir / f"probe_{_safe(probe.name)}"
                 pdir.mkdir(parents=True, exist_ok=True)
                 prun = _Trajectory(task, probe.actions, url, origins, pdir, protocol, limits, llm_grounder,
-                                   assertion_judge, None, {}, {}, prefix=f"probe {probe.name}: ")
+                                   assertion_judge, None, {}, {}, prefix=f"probe {probe.name}: ",
+                                   loose_after=_first_other_input(task.action_sequence, probe.actions) if probe.mirrors else None)
                 perr, pev, pbl = await timed("judge.probes", _in_context(browser, task, origins, page_seed, freeze, limits, prun, pr.steps))
                 for k, v in pev.items():
                     out.events[f"probe_{k}"] = out.events.get(f"probe_{k}", 0) + v
@@ -332,17 +333,29 @@ class _PageFailure(Exception):
     pass
 
 
+def _first_other_input(main: list[Action], actions: list[Action]) -> int | None:
+    """The first step (1-based) of a probe that mirrors the main trajectory step by step where it types or chooses
+    something other than the main step (its other text), or None: the texts the recording showed after it may
+    depend on that input."""
+    for i, (a, m) in enumerate(zip(actions, main), start=1):
+        if a.type in ("Type", "Select") and (a.type != m.type or a.parameters != m.parameters):
+            return i
+    return None
+
+
 class _Trajectory:
     """One trajectory (the task's, or a probe's) on one page: ground -> act -> settle -> shot -> judge."""
 
     def __init__(self, task: Task, actions: list[Action], url: str, origins: set[str], shots_dir: Path,
                  protocol: Protocol, limits: Limits, llm_grounder: LlmGrounder | None,
                  assertion_judge: AssertionJudge | None, on_shot: Callable[[int, Path], None] | None,
-                 inferred: dict[int, Evidence], shots: dict[int, Path], prefix: str):
+                 inferred: dict[int, Evidence], shots: dict[int, Path], prefix: str, loose_after: int | None = None):
         self.task, self.actions, self.url, self.origins = task, actions, url, origins
         self.shots_dir, self.protocol, self.limits = shots_dir, protocol, limits
         self.llm_grounder, self.assertion_judge, self.on_shot = llm_grounder, assertion_judge, on_shot
         self.inferred, self.shots, self.prefix = inferred, shots, prefix
+        #: the step after which the recorded targets' texts may read otherwise (a probe's first other input)
+        self.loose_after = loose_after
         self.left_origin = 0
         self.anchor: View | None = None
         self.chance = ChanceRecord()
@@ -467,7 +480,8 @@ class _Trajectory:
             try:
                 handle, note = await asyncio.wait_for(
                     _step(page, action, res, self.task.viewport, self.protocol, limits, self.llm_grounder,
-                          crop=crop, screenshot_png=before_png, tracker=self.tracker),
+                          crop=crop, screenshot_png=before_png, tracker=self.tracker,
+                          names_may_change=self.loose_after is not None and i > self.loose_after),
                     timeout=limits.action_s)
             except asyncio.TimeoutError:
                 if getattr(self.llm_grounder, "cancelled", False):  # the model was slow, not the page
@@ -677,14 +691,16 @@ async def _acted_state(page: Any, handle: Any | None) -> dict | None:
 
 async def _step(page: Any, action: Action, res: StepResult, vp: tuple[int, int], protocol: Protocol,
                 limits: Limits, llm_grounder: LlmGrounder | None, *, crop: Any = None,
-                screenshot_png: bytes | None = None, tracker: Any = None) -> tuple[Any | None, str | None]:
+                screenshot_png: bytes | None = None, tracker: Any = None,
+                names_may_change: bool = False) -> tuple[Any | None, str | None]:
     """Ground and execute one action; returns the acted-on element and a note."""
     handle = None
     rules = for_protocol(protocol.actions)
     if action.type in NEEDS_TARGET:
         await wait_idle(page, tracker, rules, action)
         g = await timed("judge.ground", ground(page, action, vp, llm=llm_grounder if protocol.llm_grounding else None,
-                                               crop=crop, screenshot=screenshot_png, rungs=protocol.grounding))
+                                               crop=crop, screenshot=screenshot_png, rungs=protocol.grounding,
+                                               names_may_change=names_may_change))
         res.grounding = g.grounding
         handle = g.handle
         if handle is None:
