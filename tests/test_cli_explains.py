@@ -131,11 +131,14 @@ def test_suite_stats_prints_tables_and_json_on_demand(capsys, _isolated_cache):
     out = capsys.readouterr().out
     assert not out.lstrip().startswith("{")
     assert "Suite smoke: 1 built task(s)" in out and "Coverage" in out
-    for words in ("actions", "with an assertion", "domain", "visual level", "interaction level", "E-commerce"):
+    for words in ("actions", "with an assertion", "domain", "visual level", "interaction level", "E-commerce",
+                  "apps", "validated when built"):
         assert words in out, words
     assert main(["suite", "stats", "smoke", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["tasks"] == 1 and data["domains"] == {"E-commerce": 1}
+    # the manifest says the build validated it; the demo task's classification names no provenance
+    assert data["validated_at_build"] == 1 and data["provenance"] == {"?": 1}
 
     assert main(["suite", "stats", "default"]) == 2  # not built: says how to build it
     assert "iwr suite build default" in capsys.readouterr().err
@@ -292,3 +295,15 @@ def test_iwr_record_says_how_long_is_left_at_the_video_pass_pace():
     now[0] += 4
     quiet("step 2/2: y")
     assert lines[-1] == "  step 2/2: y (about 0 min 07 s left)"
+
+
+def test_suite_table_names_each_tasks_app_kind():
+    from iwrbench.suites.stats import suite_table
+
+    text = suite_table("full")
+    rows = [line.split("|")[1:-1] for line in text.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    kinds = {r[0].strip(): r[1].strip() for r in rows}
+    assert kinds["boardly-wip-limit"] == "novel" and kinds["tp-todomvc-vanillajs"] == "famous"
+    assert set(kinds.values()) == {"novel", "famous"}
+    n = sum(1 for k in kinds.values() if k == "novel")
+    assert f"novel: {n}" in text and f"famous: {len(kinds) - n}" in text

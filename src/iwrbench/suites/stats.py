@@ -11,7 +11,9 @@ from ..tasks import load_suite
 from .catalog import tasks_dir
 
 
-def suite_stats(tasks: list) -> dict:
+def suite_stats(tasks: list, manifest: dict | None = None) -> dict:
+    """Coverage of built ``tasks``; with the build's ``manifest``, how many were validated when built (the oracle's
+    replay passed and every cheat page stayed at Final <= 15: ``iwr record --strict``)."""
     n = len(tasks)
     actions = sum(len(t.action_sequence) for t in tasks)
     asserted = sum(1 for t in tasks for a in t.action_sequence if a.logical_assertion)
@@ -26,7 +28,21 @@ def suite_stats(tasks: list) -> dict:
         "interaction_complexity": dict(sorted(c("interaction_complexity").items())),
         "resolutions": dict(Counter(t.recording_details.resolution for t in tasks)),
         "sources": dict(Counter((t.source_website or "?").split(":")[0] for t in tasks)),
+        # novel (an app written for the suite) or famous (a published package): the leaderboard reports them apart
+        "provenance": dict(sorted(Counter(t.tags.get("provenance") or "?" for t in tasks).items())),
+        **({"validated_at_build": sum(1 for t in tasks if (manifest.get(t.id) or {}).get("ok"))}
+           if manifest is not None else {}),
     }
+
+
+def _manifest(name: str) -> dict:
+    from .catalog import build_root
+
+    f = build_root(name) / "manifest.json"
+    try:
+        return json.loads(f.read_text()) if f.is_file() else {}
+    except ValueError:
+        return {}
 
 
 def _built_tasks(name: str) -> list:
@@ -49,7 +65,7 @@ def _share(n: int, total: int) -> str:
 def print_stats(name: str, as_json: bool = False) -> int:
     """``iwr suite stats``: the built suite's coverage as tables (``as_json``: the dict of ``suite_stats``)."""
     tasks = _built_tasks(name)
-    st = suite_stats(tasks)
+    st = suite_stats(tasks, _manifest(name))
     if as_json:
         print(json.dumps(st, indent=1))
         return 0
@@ -67,13 +83,17 @@ def print_stats(name: str, as_json: bool = False) -> int:
     t.add_row("scored visually", _share(st["visual_actions"], acts))
     t.add_row("resolutions", ", ".join(f"{k}: {v}" for k, v in sorted(st["resolutions"].items())))
     t.add_row("sources", ", ".join(f"{k}: {v}" for k, v in sorted(st["sources"].items())))
+    t.add_row("apps", ", ".join(f"{k}: {v}" for k, v in st["provenance"].items())
+              + " (novel: written for the suite; famous: a published package)")
+    t.add_row("validated when built", f"{_share(st['validated_at_build'], n)}: the oracle's replay passed, every "
+              "cheat page Final <= 15 (`iwr validity` checks again with today's judge)")
     con.print(t)
     c = Table(title="Coverage (tasks per value)", title_justify="left")
     c.add_column("by")
     c.add_column("value", overflow="fold")
     c.add_column("tasks", justify="right")
     c.add_column("share", justify="right")
-    for key, label in (("domains", "domain"), ("visual_complexity", "visual level"),
+    for key, label in (("provenance", "app"), ("domains", "domain"), ("visual_complexity", "visual level"),
                        ("interaction_complexity", "interaction level")):
         for k, (value, count) in enumerate(st[key].items()):
             c.add_row(label if k == 0 else "", str(value), str(count), f"{count / n:.0%}" if n else "-",
@@ -165,12 +185,17 @@ def escape(text: str) -> str:
     return _escape(text)
 
 
+def _provenance(recipe) -> str:
+    return (recipe.classification.model_extra or {}).get("provenance") or "?"
+
+
 def suite_table(name: str) -> str:
     """A Markdown table of a suite from its recipes (no build needed)."""
     from ..record.recipe import load_recipe
     from .catalog import recipe_files
 
-    rows = ["| task | domain | V | L | actions | assertions | source | licence |", "|---|---|---|---|---|---|---|---|"]
+    rows = ["| task | app | domain | V | L | actions | assertions | source | licence |",
+            "|---|---|---|---|---|---|---|---|---|"]
     recipes = [load_recipe(f) for f in recipe_files(name)]
     for r in recipes:
         c = r.classification
@@ -183,14 +208,17 @@ def suite_table(name: str) -> str:
             where = f"own site `{src.site.rstrip('/').split('/')[-1]}`"
         else:
             where = src.url or "?"
-        rows.append(f"| {r.id} | {c.domain or '?'} | {c.visual_complexity or '?'} | {c.interaction_complexity or '?'} | "
+        rows.append(f"| {r.id} | {_provenance(r)} | {c.domain or '?'} | {c.visual_complexity or '?'} | {c.interaction_complexity or '?'} | "
                     f"{len(r.actions)} | {sum(1 for a in r.actions if a.assertion)} | {where} | {r.licence or '?'} |")
     n = len(recipes)
     acts = sum(len(r.actions) for r in recipes)
     asserted = sum(1 for r in recipes for a in r.actions if a.assertion)
     cov = {k: Counter(getattr(r.classification, k) for r in recipes) for k in ("visual_complexity", "interaction_complexity", "domain")}
+    kinds = Counter(_provenance(r) for r in recipes)
     foot = [f"\n{n} tasks, {acts} actions ({acts / max(1, n):.1f} per task), {asserted} with an assertion "
-            f"({asserted / max(1, acts):.0%}); third-party: {sum(1 for r in recipes if r.source.npm or r.source.pypi)}.",
+            f"({asserted / max(1, acts):.0%}); third-party: {sum(1 for r in recipes if r.source.npm or r.source.pypi)}; "
+            + ", ".join(f"{k}: {v}" for k, v in sorted(kinds.items()))
+            + " (novel: an app written for the suite; famous: a published package).",
             "Visual levels: " + ", ".join(f"{k} {v}" for k, v in sorted(cov['visual_complexity'].items())) + "; "
             "interaction levels: " + ", ".join(f"{k} {v}" for k, v in sorted(cov['interaction_complexity'].items())) + "; "
             f"{len(cov['domain'])} domains."]
