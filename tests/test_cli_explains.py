@@ -139,6 +139,7 @@ def test_suite_stats_prints_tables_and_json_on_demand(capsys, _isolated_cache):
     assert data["tasks"] == 1 and data["domains"] == {"E-commerce": 1}
     # the manifest says the build validated it; the demo task's classification names no provenance
     assert data["validated_at_build"] == 1 and data["provenance"] == {"?": 1}
+    assert data["checked"]["oracle"] == {"tasks": 0, "met": 0}  # no `iwr validity` run on it yet
 
     assert main(["suite", "stats", "default"]) == 2  # not built: says how to build it
     assert "iwr suite build default" in capsys.readouterr().err

@@ -11,9 +11,10 @@ from ..tasks import load_suite
 from .catalog import tasks_dir
 
 
-def suite_stats(tasks: list, manifest: dict | None = None) -> dict:
+def suite_stats(tasks: list, manifest: dict | None = None, checked: dict | None = None) -> dict:
     """Coverage of built ``tasks``; with the build's ``manifest``, how many were validated when built (the oracle's
-    replay passed and every cheat page stayed at Final <= 15: ``iwr record --strict``)."""
+    replay passed and every cheat page stayed at Final <= 15: ``iwr record --strict``); with ``checked`` (the
+    ledger of ``validity/ledger.py``), per task set of ``iwr validity`` how many tasks it judged and how many met it."""
     n = len(tasks)
     actions = sum(len(t.action_sequence) for t in tasks)
     asserted = sum(1 for t in tasks for a in t.action_sequence if a.logical_assertion)
@@ -32,7 +33,21 @@ def suite_stats(tasks: list, manifest: dict | None = None) -> dict:
         "provenance": dict(sorted(Counter(t.tags.get("provenance") or "?" for t in tasks).items())),
         **({"validated_at_build": sum(1 for t in tasks if (manifest.get(t.id) or {}).get("ok"))}
            if manifest is not None else {}),
+        **({"checked": _checked(tasks, checked)} if checked is not None else {}),
     }
+
+
+def _checked(tasks: list, checked: dict) -> dict:
+    from ..validity.ledger import TASK_SETS
+
+    out = {}
+    for s in TASK_SETS:
+        got = [checked[t.id][s] for t in tasks if s in checked.get(t.id, {})]
+        row = {"tasks": len(got), "met": sum(1 for o in got if o.get("met"))}
+        if s == "markup":
+            row.update(verified=sum(o.get("verified", 0) for o in got), at_100=sum(o.get("at_100", 0) for o in got))
+        out[s] = row
+    return out
 
 
 def _manifest(name: str) -> dict:
@@ -64,8 +79,12 @@ def _share(n: int, total: int) -> str:
 
 def print_stats(name: str, as_json: bool = False) -> int:
     """``iwr suite stats``: the built suite's coverage as tables (``as_json``: the dict of ``suite_stats``)."""
+    from ..validity.ledger import current
+    from .catalog import build_root
+
     tasks = _built_tasks(name)
-    st = suite_stats(tasks, _manifest(name))
+    manifest = _manifest(name)
+    st = suite_stats(tasks, manifest, current(build_root(name), manifest))
     if as_json:
         print(json.dumps(st, indent=1))
         return 0
@@ -86,7 +105,11 @@ def print_stats(name: str, as_json: bool = False) -> int:
     t.add_row("apps", ", ".join(f"{k}: {v}" for k, v in st["provenance"].items())
               + " (novel: written for the suite; famous: a published package)")
     t.add_row("validated when built", f"{_share(st['validated_at_build'], n)}: the oracle's replay passed, every "
-              "cheat page Final <= 15 (`iwr validity` checks again with today's judge)")
+              "cheat page Final <= 15")
+    what = {"oracle": "IFS 100", "cheats": "every cheat Final <= 15", "markup": "IFS 100 on every verified mutant"}
+    for s, row in st["checked"].items():
+        extra = f"; {row['at_100']} of {row['verified']} verified mutants at IFS 100" if s == "markup" else ""
+        t.add_row(f"`iwr validity` {s}", f"{row['tasks']} of {n} checked since built, {row['met']} met it ({what[s]}){extra}")
     con.print(t)
     c = Table(title="Coverage (tasks per value)", title_justify="left")
     c.add_column("by")
