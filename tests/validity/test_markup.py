@@ -437,6 +437,32 @@ def test_a_count_the_mutant_no_longer_updates_fails_it_against_the_control(tmp_p
     assert same.evaluate(task, 0.01).unsure == {} and same.evaluate(task, 0.01, control).ok
 
 
+def test_a_two_letter_word_replaced_fails_a_mutant_against_the_control(tmp_path):
+    # list items rewritten as divs: the editor's element path shows 'div' where the recording shows 'li'
+    from types import SimpleNamespace
+
+    from iwrbench.validity.markup.verify import Drive
+
+    font = _ocr_font(22)
+
+    def shot(name: str, path: str) -> Path:
+        def paint(d):
+            d.text((40, 40), "Launch checklist for Friday", fill="black", font=font)
+            d.text((40, 600), path, fill="black", font=font)
+        return _screen(tmp_path / f"{name}.png", paint)
+
+    gt = shot("gt", "body   ol   li   h1   em")
+    task = SimpleNamespace(checkpoint=lambda i: gt)
+    mutant = Drive(steps=1, reached=1, shots={1: shot("mutant", "body   ol   div   h1   em")})
+    alone = mutant.evaluate(task, 0.01)
+    assert alone.ok and alone.unsure == {1: ["li"]}, (alone.reason, alone.unsure)  # two letters alone: ask the control
+    control = Drive(steps=1, reached=1, shots={1: shot("control", "body   ol   li   h1   em")}).evaluate(task, 0.01)
+    judged = mutant.evaluate(task, 0.01, control)
+    assert not judged.ok and judged.failed_at == 1 and judged.reason.endswith(": li"), judged.reason
+    # the same path: nothing gone
+    assert Drive(steps=1, reached=1, shots={1: shot("same", "body   ol   li   h1   em")}).evaluate(task, 0.01, control).ok
+
+
 def test_a_small_grey_word_in_a_field_is_read_again_enlarged(tmp_path):
     # Tesseract reads a page at its size and can miss light text in a field; the changed region, enlarged, it reads
     from iwrbench.validity.markup.verify import region_words_gone

@@ -11,7 +11,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .rewrite import Rewriter
 from .shim import SURVIVORS_JS
@@ -59,7 +59,9 @@ def missing_words(reference: Path, shot: Path, numbers: bool = False, cached: bo
     """Words OCR reads on ``reference`` and not on ``shot`` (3+ characters with a letter; a word
     counts as often as it is read). Tesseract, independent of the judge's reader; [] without it.
     ``numbers``: tokens with a digit count too, whatever their length; a number without a letter only where
-    the shot reads another number in its place (a counter's '3' that stayed '2').
+    the shot reads another number in its place (a counter's '3' that stayed '2'); and two-letter words where the
+    shot reads another word in their place (an editor's element path 'ol li' that reads 'ol div'). The caller
+    counts such tokens only beside the unmodified source (``Drive.evaluate``): alone they are too easily misread.
 
     Not missing: a word whose strokes are still painted where it was read, pixel for pixel (OCR read the
     line another way beside a slight change: 'HEM' over an unchanged button), and a word read nowhere on
@@ -69,8 +71,11 @@ def missing_words(reference: Path, shot: Path, numbers: bool = False, cached: bo
     def norm(t: str) -> str:
         return re.sub(r"[^\w]", "", t).lower()
 
+    def short(w: str) -> bool:
+        return len(w) == 2 and w.isalpha()
+
     def keep(w: str) -> bool:
-        return _is_word(w) or (numbers and any(c.isdigit() for c in w))
+        return _is_word(w) or (numbers and (any(c.isdigit() for c in w) or short(w)))
 
     with Image.open(reference) as ra, Image.open(shot) as sa:
         ref, cur = ra.convert("L"), sa.convert("L")
@@ -91,17 +96,26 @@ def missing_words(reference: Path, shot: Path, numbers: bool = False, cached: bo
 
     shot_words = [(norm(x.text), x.box) for x in _read_words(shot, cached)]
 
-    def another_number_there(w: str, box: tuple[int, int, int, int]) -> bool:
-        """Is another number read where this one was (a count that stayed '2' where the checkpoint reads '3')?
-        A number gone with nothing in its place is more often a glyph misread ('?' read as '2') than a state."""
+    def another_there(w: str, box: tuple[int, int, int, int], like: Callable[[str], bool]) -> bool:
+        """Is another token of the kind ``like`` read where this one was (a count that stayed '2' where the
+        checkpoint reads '3', 'div' where it reads 'li')? A number or a two-letter word gone with nothing in its
+        place is more often a glyph misread ('?' read as '2') than a state."""
         x, y, bw, bh = box
         for v, (sx, sy, sw, sh) in shot_words:
-            if v != w and any(c.isdigit() for c in v) and sx < x + bw and x < sx + sw and sy < y + bh and y < sy + sh:
+            if v != w and like(v) and sx < x + bw and x < sx + sw and sy < y + bh and y < sy + sh:
                 return True
         return False
 
-    read = [(w, still_painted(box) or (not any(c.isalpha() for c in w) and not another_number_there(w, box)))
-            for w, box in ((norm(x.text), x.box) for x in _read_words(reference, cached)) if keep(w)]
+    def held(w: str, box: tuple[int, int, int, int]) -> bool:
+        if still_painted(box):
+            return True
+        if not any(c.isalpha() for c in w):
+            return not another_there(w, box, lambda v: any(c.isdigit() for c in v))
+        if short(w):
+            return not another_there(w, box, lambda v: any(c.isalpha() for c in v))
+        return False
+
+    read = [(w, held(w, box)) for w, box in ((norm(x.text), x.box) for x in _read_words(reference, cached)) if keep(w)]
     here = Counter(w for w, _ in shot_words if keep(w))
     return words_gone(Counter(w for w, p in read if not p), here - Counter(w for w, p in read if p))
 
