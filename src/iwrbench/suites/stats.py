@@ -14,7 +14,7 @@ from .catalog import tasks_dir
 def suite_stats(tasks: list, manifest: dict | None = None, checked: dict | None = None) -> dict:
     """Coverage of built ``tasks``; with the build's ``manifest``, how many were validated when built (the oracle's
     replay passed and every cheat page stayed at Final <= 15: ``iwr record --strict``); with ``checked`` (the
-    ledger of ``validity/ledger.py``), per task set of ``iwr validity`` how many tasks it judged and how many met it."""
+    ledger of ``suites/ledger.py``), per task set of ``iwr validity`` how many tasks it judged and how many met it."""
     n = len(tasks)
     actions = sum(len(t.action_sequence) for t in tasks)
     asserted = sum(1 for t in tasks for a in t.action_sequence if a.logical_assertion)
@@ -38,7 +38,7 @@ def suite_stats(tasks: list, manifest: dict | None = None, checked: dict | None 
 
 
 def _checked(tasks: list, checked: dict) -> dict:
-    from ..validity.ledger import TASK_SETS
+    from .ledger import TASK_SETS
 
     out = {}
     for s in TASK_SETS:
@@ -79,7 +79,7 @@ def _share(n: int, total: int) -> str:
 
 def print_stats(name: str, as_json: bool = False) -> int:
     """``iwr suite stats``: the built suite's coverage as tables (``as_json``: the dict of ``suite_stats``)."""
-    from ..validity.ledger import current
+    from .ledger import current
     from .catalog import build_root
 
     tasks = _built_tasks(name)

@@ -55,7 +55,7 @@ def run_sets(sets: list[str], tasks_dir: Path | None, out_dir: Path, *, only: li
     data = {"sets": summary, "rows": [r.as_dict() for r in rows]}
     (out_dir / "validity.json").write_text(json.dumps(data, indent=1))
     (out_dir / "validity.md").write_text(markdown(summary, rows))
-    from .ledger import record
+    from ..suites.ledger import record
 
     ledger = record(tasks_dir, rows)  # a built suite's folder: what each task met, for `iwr suite stats`
     if ledger is not None and progress:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from iwrbench.validity import Verdict
-from iwrbench.validity.ledger import LEDGER, current, outcome, record
+from iwrbench.suites.ledger import LEDGER, current, outcome, record
 
 
 def _suite(tmp_path: Path) -> Path:

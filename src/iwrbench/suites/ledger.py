@@ -14,8 +14,6 @@ import time
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import Verdict
-
 LEDGER = "checked.json"
 #: the sets whose rows are about a suite's own tasks
 TASK_SETS = ("oracle", "cheats", "markup")
@@ -29,7 +27,7 @@ def _load(f: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def outcome(set_name: str, rows: list[Verdict]) -> dict[str, Any]:
+def outcome(set_name: str, rows: list[Any]) -> dict[str, Any]:
     """One task's outcome in one set: ``met`` (every row that counts meets the set's criterion), ``pages`` and, for
     markup, ``verified`` (mutants that still look like the recording: only they count) and ``at_100``."""
     if set_name == "markup":
@@ -42,9 +40,10 @@ def outcome(set_name: str, rows: list[Verdict]) -> dict[str, Any]:
     return out
 
 
-def record(tasks_dir: Path | None, rows: Iterable[Verdict]) -> Path | None:
-    """Write the task sets' outcomes of ``rows`` into the ledger of the built suite ``tasks_dir`` belongs to (its
-    parent holds ``manifest.json``); None when it is no built suite. Written whole by rename: never half."""
+def record(tasks_dir: Path | None, rows: Iterable[Any]) -> Path | None:
+    """Write the task sets' outcomes of ``rows`` (``validity.Verdict``: set, task_id, ok, extra) into the ledger of
+    the built suite ``tasks_dir`` belongs to (its parent holds ``manifest.json``); None when it is no built suite.
+    Written whole by rename: never half."""
     if tasks_dir is None:
         return None
     root = Path(tasks_dir).resolve().parent
@@ -53,7 +52,7 @@ def record(tasks_dir: Path | None, rows: Iterable[Verdict]) -> Path | None:
         return None
     from ..version import __version__
 
-    by: dict[tuple[str, str], list[Verdict]] = {}
+    by: dict[tuple[str, str], list[Any]] = {}
     for r in rows:
         if r.set in TASK_SETS:
             by.setdefault((r.task_id, r.set), []).append(r)
