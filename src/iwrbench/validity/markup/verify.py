@@ -60,7 +60,8 @@ def missing_words(reference: Path, shot: Path, numbers: bool = False, cached: bo
     counts as often as it is read). Tesseract, independent of the judge's reader; [] without it.
     ``numbers``: tokens with a digit count too, whatever their length; a number without a letter only where
     the shot reads another number in its place (a counter's '3' that stayed '2'); and two-letter words where the
-    shot reads another word in their place (an editor's element path 'ol li' that reads 'ol div'). The caller
+    shot reads a word of three letters or more in their place (an editor's element path 'ol li' that reads 'ol
+    div'; not 'Hy Hp', a misread 'H1 H2', read as 'HH' a pixel further). The caller
     counts such tokens only beside the unmodified source (``Drive.evaluate``): alone they are too easily misread.
 
     Not missing: a word whose strokes are still painted where it was read, pixel for pixel (OCR read the
@@ -111,8 +112,8 @@ def missing_words(reference: Path, shot: Path, numbers: bool = False, cached: bo
             return True
         if not any(c.isalpha() for c in w):
             return not another_there(w, box, lambda v: any(c.isdigit() for c in v))
-        if short(w):
-            return not another_there(w, box, lambda v: any(c.isalpha() for c in v))
+        if short(w):  # another word of 3+ letters in its place ('div' for 'li'); not two glyphs misread ('HH')
+            return not another_there(w, box, _is_word)
         return False
 
     read = [(w, held(w, box)) for w, box in ((norm(x.text), x.box) for x in _read_words(reference, cached)) if keep(w)]
