@@ -566,7 +566,7 @@ async def test_a_cell_whose_text_follows_other_input_in_a_probe(env):
     # a probe typed another formula: the cell recorded as '850.00' reads '#NAME?' on a correct page. Its recorded
     # name refuses it at the recorded spot in the main trajectory (another name there is another thing) but not in
     # such a probe's later steps
-    a, crop = await record(env, "sheet-src.html", "#s-1-C", "Click the venue's price '850.00' in column C")
+    a, _ = await record(env, "sheet-src.html", "#s-1-C", "Click the venue's price '850.00' in column C")
     assert a.target.name == "850.00"
     g, key, _, _ = await judge(env, "cell renamed by the input", "sheet-err.html", a)
     assert key is None and "refused: named '#NAME?'" in g.tried[-2].detail, g.tried

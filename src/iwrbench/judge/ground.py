@@ -172,6 +172,11 @@ def _control_by_role_only(action: Action) -> bool:
     return not (t.tag == "a" and "href" in (t.attributes or {}))
 
 
+def _weight(d: dict) -> int:
+    """How firmly POINT_PICK_JS found an element at the recorded box: the centre counts twice, each inner point once."""
+    return sum(2 if p == 0 else 1 for p in d["points"])
+
+
 def _center(b: dict | None) -> tuple[float, float] | None:
     if not b:
         return None
@@ -566,7 +571,7 @@ class _Ladder:
             if _kind(self.action) == "click" and _control_by_role_only(self.action):
                 return await self.position_by_size(points)
             return None
-        weight = lambda i: sum(2 if p == 0 else 1 for p in descs[i]["points"])  # noqa: E731
+        weight = lambda i: _weight(descs[i])  # noqa: E731
         ok.sort(key=lambda i: (-weight(i), _dist(self.action, descs[i], self.viewport)))
         first = ok[0]
         # a match that the recorded crop contradicts (a look-alike neighbour moved into place) waits
@@ -607,8 +612,7 @@ class _Ladder:
         if got is None:
             return None
         els, descs = got
-        found = sorted((i for i, d in enumerate(descs) if d.get("points")),
-                       key=lambda i: -sum(2 if p == 0 else 1 for p in descs[i]["points"]))
+        found = sorted((i for i, d in enumerate(descs) if d.get("points")), key=lambda i: -_weight(descs[i]))
         why = {i: self._acceptable(descs[i], need_control=False) for i in found}
         ok = [i for i in found if why[i] is None]
         if not ok:

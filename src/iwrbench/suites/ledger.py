@@ -14,12 +14,15 @@ import time
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..fileio import atomic_write
+
 LEDGER = "checked.json"
 #: the sets whose rows are about a suite's own tasks
 TASK_SETS = ("oracle", "cheats", "markup")
 
 
-def _load(f: Path) -> dict:
+def read_dict(f: Path) -> dict:
+    """A JSON object from ``f``; {} when it is missing, unreadable or not an object (a manifest, the ledger)."""
     try:
         data = json.loads(f.read_text()) if f.is_file() else {}
     except (OSError, ValueError):
@@ -47,7 +50,7 @@ def record(tasks_dir: Path | None, rows: Iterable[Any]) -> Path | None:
     if tasks_dir is None:
         return None
     root = Path(tasks_dir).resolve().parent
-    manifest = _load(root / "manifest.json")
+    manifest = read_dict(root / "manifest.json")
     if not manifest:
         return None
     from ..version import __version__
@@ -59,7 +62,7 @@ def record(tasks_dir: Path | None, rows: Iterable[Any]) -> Path | None:
     if not by:
         return None
     f = root / LEDGER
-    ledger = _load(f)
+    ledger = read_dict(f)
     when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     for (tid, s), rs in sorted(by.items()):
         entry = manifest.get(tid)
@@ -67,16 +70,14 @@ def record(tasks_dir: Path | None, rows: Iterable[Any]) -> Path | None:
             continue
         ledger.setdefault(tid, {})[s] = {**outcome(s, rs), "fingerprint": entry.get("fingerprint"), "when": when,
                                          "version": __version__}
-    tmp = f.with_suffix(".tmp")
-    tmp.write_text(json.dumps(ledger, indent=1, sort_keys=True))
-    tmp.replace(f)
+    atomic_write(f, json.dumps(ledger, indent=1, sort_keys=True))
     return f
 
 
 def current(root: Path, manifest: dict) -> dict[str, dict[str, dict]]:
     """The ledger's entries still about the built tasks (same fingerprint as the manifest's): task -> set -> outcome."""
     out: dict[str, dict[str, dict]] = {}
-    for tid, sets in _load(root / LEDGER).items():
+    for tid, sets in read_dict(root / LEDGER).items():
         fp = (manifest.get(tid) or {}).get("fingerprint")
         if not fp or not isinstance(sets, dict):
             continue

@@ -51,13 +51,11 @@ def _checked(tasks: list, checked: dict) -> dict:
 
 
 def _manifest(name: str) -> dict:
+    """The build manifest of bundled suite ``name`` ({} before its first build)."""
     from .catalog import build_root
+    from .ledger import read_dict
 
-    f = build_root(name) / "manifest.json"
-    try:
-        return json.loads(f.read_text()) if f.is_file() else {}
-    except ValueError:
-        return {}
+    return read_dict(build_root(name) / "manifest.json")
 
 
 def _built_tasks(name: str) -> list:
@@ -136,13 +134,9 @@ def suite_listing(name: str) -> list[dict]:
     ``built`` (up to date), ``outdated`` (built from an older recipe, site or recorder; rebuilt by the
     next build), ``excluded`` (its last build failed validation; ``reason`` says why) or ``not built``."""
     from ..record.recipe import load_recipe
-    from .catalog import build_root, fingerprint, recipe_files
+    from .catalog import fingerprint, recipe_files
 
-    manifest_f = build_root(name) / "manifest.json"
-    try:
-        manifest = json.loads(manifest_f.read_text()) if manifest_f.is_file() else {}
-    except ValueError:
-        manifest = {}
+    manifest = _manifest(name)
     rows = []
     for f in recipe_files(name):
         r = load_recipe(f)
