@@ -308,3 +308,19 @@ def test_suite_table_names_each_tasks_app_kind():
     assert set(kinds.values()) == {"novel", "famous"}
     n = sum(1 for k in kinds.values() if k == "novel")
     assert f"novel: {n}" in text and f"famous: {len(kinds) - n}" in text
+
+
+def test_validity_progress_says_the_time_left_at_the_pace_so_far():
+    """`iwr validity` runs for an hour on a big suite: each task's line gives the tasks not yet done (this one
+    included) at the mean time of those done; the first has nothing to go by."""
+    from iwrbench.timing import Pace, left_text
+
+    now = [100.0]
+    pace = Pace(4, clock=lambda: now[0])
+    assert pace.line(1, "oracle a") == "[1/4] oracle a"
+    now[0] = 130.0
+    assert pace.line(2, "oracle b") == "[2/4] oracle b (about 1 min 30 s left)"  # 30 s per task, 3 to go
+    now[0] = 190.0
+    assert pace.line(3, "oracle c") == "[3/4] oracle c (about 1 min 30 s left)"  # 45 s per task, 2 to go
+    assert left_text(None) == left_text(0.4) == ""
+    assert left_text(3671) == "about 61 min 11 s left"

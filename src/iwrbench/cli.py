@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .version import __version__
 from .errors import IwrError
+from .timing import left_text
 
 if TYPE_CHECKING:
     from .records import Summary
@@ -72,9 +73,8 @@ class _Bar:
                 done, total = int(t.completed), int(t.total or 0)
                 left = ""
                 if 0 < done < total and t.elapsed:
-                    s = t.elapsed / done * (total - done)  # the pace so far, for what is left
-                    left = f" (about {int(s // 60)} min {int(s % 60):02d} s left)"
-                print(f"  [{done}/{total}] {note}{left}", flush=True)
+                    left = left_text(t.elapsed / done * (total - done))  # the pace so far, for what is left
+                print(f"  [{done}/{total}] {note}" + (f" ({left})" if left else ""), flush=True)
 
 
 def print_leaderboard(summary: "Summary | dict", title: str = "Leaderboard", console: Any = None) -> None:
@@ -131,8 +131,8 @@ class RecordEta:
             left = self._until_done(now, -(-k // at_once) * self.QUICK_PASS * self.video_s)
         elif msg.startswith("validating:"):
             left = self.VALIDATION * now
-        suffix = f" (about {int(left // 60)} min {int(left % 60):02d} s left)" if left is not None and left >= 1 else ""
-        self.out(f"  {msg}{suffix}")
+        text = left_text(left)
+        self.out(f"  {msg}" + (f" ({text})" if text else ""))
 
 
 def cmd_record(a: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ import contextvars
 import time
 from collections import defaultdict
 from contextlib import contextmanager
-from typing import Awaitable, Iterator, TypeVar
+from typing import Awaitable, Callable, Iterator, TypeVar
 
 T = TypeVar("T")
 
@@ -75,4 +75,36 @@ async def timed(name: str, aw: Awaitable[T]) -> T:
         t.add(name, time.perf_counter() - t0)
 
 
-__all__ = ["Timings", "phase", "timed", "active"]
+def left_text(seconds: float | None) -> str:
+    """``about 12 min 30 s left``; empty when the time left is not known or under a second."""
+    if seconds is None or seconds < 1:
+        return ""
+    return f"about {int(seconds // 60)} min {int(seconds % 60):02d} s left"
+
+
+class Pace:
+    """Progress lines for ``total`` items done one after another, each with the time left at the pace so far.
+
+    ``line(k, what)`` is said as item ``k`` (1-based) starts: ``[3/40] what (about 12 min 30 s left)``, the items
+    not yet done (this one included) at the mean time of those done since the first started; the first line has
+    no estimate."""
+
+    def __init__(self, total: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.total = total
+        self.clock = clock
+        self.t0: float | None = None
+
+    def seconds_left(self, k: int) -> float | None:
+        if self.t0 is None or k <= 1:
+            return None
+        per = (self.clock() - self.t0) / (k - 1)
+        return per * (self.total - k + 1)
+
+    def line(self, k: int, what: str) -> str:
+        if self.t0 is None:
+            self.t0 = self.clock()
+        left = left_text(self.seconds_left(k))
+        return f"[{k}/{self.total}] {what}" + (f" ({left})" if left else "")
+
+
+__all__ = ["Timings", "phase", "timed", "active", "left_text", "Pace"]

@@ -56,3 +56,38 @@ def test_no_ledger_outside_a_built_suite(tmp_path):
     assert record(loose, [row]) is None and record(None, [row]) is None
     assert not list(tmp_path.rglob(LEDGER))
     assert outcome("markup", [_markup("t", "renamed", False, False)])["met"] is False  # nothing verified: not met
+
+
+def test_a_task_copied_between_bundled_suites_is_checked_for_both(tmp_path, monkeypatch):
+    """`full` reuses the tasks `default` built (the same folder, copied): an outcome found on either counts for both.
+    A task of the same fingerprint recorded apart, and a copy of a suite's build elsewhere, are not twinned."""
+    monkeypatch.setenv("IWR_CACHE", str(tmp_path / "cache"))
+    suites = tmp_path / "cache" / "suites"
+    for name, man in {
+        "default": {"shop-cart": {"fingerprint": "aaa", "ok": True}, "mail-star": {"fingerprint": "bbb", "ok": True}},
+        "full": {"shop-cart": {"fingerprint": "aaa", "ok": True, "copied_from": "default"},
+                 "mail-star": {"fingerprint": "bbb", "ok": True}},  # recorded apart: its own recording
+    }.items():
+        (suites / name / "tasks").mkdir(parents=True)
+        (suites / name / "manifest.json").write_text(json.dumps(man))
+    ok = [Verdict(set="oracle", task_id=t, page="oracle", steps=5, judged=5, truth=5, ok=True)
+          for t in ("shop-cart", "mail-star")]
+    record(suites / "full" / "tasks", ok)
+
+    def checked(name: str) -> dict:
+        root = suites / name
+        return current(root, json.loads((root / "manifest.json").read_text()))
+
+    assert sorted(checked("full")) == ["mail-star", "shop-cart"]
+    assert sorted(checked("default")) == ["shop-cart"]
+    # the other way round: checked on default, counted for full's copy
+    record(suites / "default" / "tasks", [_markup("shop-cart", "no-aria", True, True)])
+    assert checked("full")["shop-cart"]["markup"]["met"] is True
+    # a copy of full's build elsewhere writes its own ledger only
+    elsewhere = tmp_path / "mine" / "default"
+    (elsewhere / "tasks").mkdir(parents=True)
+    (elsewhere / "manifest.json").write_text((suites / "full" / "manifest.json").read_text())
+    record(elsewhere / "tasks", [Verdict(set="cheats", task_id="shop-cart", page="slideshow", steps=5, judged=0,
+                                         truth=0, ok=True)])
+    assert "cheats" not in checked("default")["shop-cart"] and "cheats" not in checked("full")["shop-cart"]
+    assert (elsewhere / LEDGER).is_file()

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
 from ..records import TaskResult
+from ..timing import left_text
 
 Progress = Callable[[str, dict], None]
 
@@ -161,7 +162,7 @@ class Pace:
             parts.append(f"built {self.built}/{self.to_build}" + (f" ({self.excluded} excluded)" if self.excluded else ""))
         parts.append(f"judged {self.units_done}/{max(self.units_total, self.units_done)}")
         s = self.seconds_left()
-        parts.append("time left not known yet" if s is None else f"about {int(s // 60)} min {int(s % 60):02d} s left")
+        parts.append("time left not known yet" if s is None else (left_text(s) or "about 0 min 00 s left"))
         return " | ".join(parts)
 
 

@@ -5,6 +5,11 @@ cheats or markup set judges tasks of such a folder, each task's outcome per set 
 with the task's build fingerprint and the package version that judged it, so that ``iwr suite stats`` can say how many
 tasks each check covers and how many met it. A task rebuilt since (another fingerprint) is no longer counted as
 checked. Other task folders (a stranger's, the reconstructions) get no ledger.
+
+A task one bundled suite's build copied from another's (its manifest entry says ``copied_from``, the fingerprints are
+equal: ``validate/build.py`` reuses a task built for the same recipe and sources) is the same folder twice: its
+outcome is written to both suites' ledgers, so that checking ``full`` also counts for the tasks ``default`` shares.
+Two builds of one fingerprint that were recorded apart are not twins: their recordings may differ.
 """
 
 from __future__ import annotations
@@ -61,17 +66,44 @@ def record(tasks_dir: Path | None, rows: Iterable[Any]) -> Path | None:
             by.setdefault((r.task_id, r.set), []).append(r)
     if not by:
         return None
-    f = root / LEDGER
-    ledger = read_dict(f)
     when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    writes: dict[Path, dict[tuple[str, str], dict]] = {}
     for (tid, s), rs in sorted(by.items()):
         entry = manifest.get(tid)
         if not isinstance(entry, dict):
             continue
-        ledger.setdefault(tid, {})[s] = {**outcome(s, rs), "fingerprint": entry.get("fingerprint"), "when": when,
-                                         "version": __version__}
-    atomic_write(f, json.dumps(ledger, indent=1, sort_keys=True))
-    return f
+        fp = entry.get("fingerprint")
+        row = {**outcome(s, rs), "fingerprint": fp, "when": when, "version": __version__}
+        for r in [root, *twins(root, tid, entry)]:
+            writes.setdefault(r, {})[(tid, s)] = row
+    for r, entries in writes.items():
+        f = r / LEDGER
+        ledger = read_dict(f)
+        for (tid, s), row in entries.items():
+            ledger.setdefault(tid, {})[s] = row
+        atomic_write(f, json.dumps(ledger, indent=1, sort_keys=True))
+    return root / LEDGER
+
+
+def twins(root: Path, task_id: str, entry: dict) -> list[Path]:
+    """The folders of the other bundled suites' builds holding the very same built task as ``root``'s: one copied from
+    the other (``copied_from`` in either manifest names the other suite), with the same fingerprint."""
+    from .catalog import build_root, suites
+
+    fp = entry.get("fingerprint")
+    if not fp or root.resolve() != build_root(root.name).resolve():  # a copy elsewhere is no bundled suite's build
+        return []
+    out: list[Path] = []
+    for name in suites():
+        other = build_root(name)
+        if other.resolve() == root.resolve():
+            continue
+        theirs = read_dict(other / "manifest.json").get(task_id)
+        if not isinstance(theirs, dict) or theirs.get("fingerprint") != fp:
+            continue
+        if theirs.get("copied_from") == root.name or entry.get("copied_from") == name:
+            out.append(other)
+    return out
 
 
 def current(root: Path, manifest: dict) -> dict[str, dict[str, dict]]:

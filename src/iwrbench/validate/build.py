@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import IwrError
+from ..fileio import atomic_write
 from ..suites.catalog import build_root, fingerprint, recipe_files, suites, tasks_dir
 
 
@@ -72,9 +73,7 @@ def _build_one(recipe_path: str, out: str, work: str, ocr_dir: str | None = None
 
 
 def _save(manifest_f: Path, manifest: dict) -> None:
-    tmp = manifest_f.with_suffix(".tmp")
-    tmp.write_text(json.dumps(manifest, indent=1))
-    tmp.replace(manifest_f)
+    atomic_write(manifest_f, json.dumps(manifest, indent=1))
 
 
 def _built_elsewhere(name: str, task_id: str, fp: str) -> tuple[Path, dict, str] | None:

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from ..generate.cheats import (FINAL_BOUND, KINDS, MODEL_NAMES, ButtonsCheatModel, Control, FramesCheatModel,
                                TextCheatModel, agenerate, controls, generate)
+from ..timing import Pace
 from . import Verdict
 from ._judge import VerdictLog, load_or_errors, offline_judge, task_dirs
 
@@ -93,7 +94,10 @@ async def run_async(tasks_dir: Path, out_dir: Path, *, only: Any = None, progres
     log = VerdictLog(out_dir / "verdicts.jsonl")
 
     async def body(get_browser: Callable[[], Any]) -> None:
-        for d in task_dirs(Path(tasks_dir), only):
+        dirs = task_dirs(Path(tasks_dir), only)
+        pace = Pace(len(dirs))
+        for i, d in enumerate(dirs, 1):
+            say(pace.line(i, f"cheats {d.name}"))
             b = await get_browser()
             task, vs = load_or_errors(d, "cheats", kinds)
             if task is None:
@@ -109,7 +113,7 @@ async def run_async(tasks_dir: Path, out_dir: Path, *, only: Any = None, progres
                     v = Verdict(set="cheats", task_id=task.id, page=k, steps=n, judged=None, truth=None,
                                 note=f"error: {e.__class__.__name__}: {msg[:200]}")
                 vs.append(v)
-                say(f"{task.id} {k}: " + (f"Final {v.final:.2f} IFS {v.ifs:.1f} ({v.judged}/{n})"
+                say(f"  {task.id} {k}: " + (f"Final {v.final:.2f} IFS {v.ifs:.1f} ({v.judged}/{n})"
                                           if v.final is not None and v.ifs is not None else "not scored")
                     + (f" - {v.note}" if v.note else ""))
             log.add(vs)

@@ -14,6 +14,7 @@ from typing import Callable
 
 from ..errors import IwrError
 from ..tasks import load_suite
+from ..timing import Pace
 from . import Verdict
 from ._judge import copy_page, judge_session
 
@@ -27,10 +28,11 @@ async def run_async(tasks_dir: Path, out_dir: Path, *, only: list[str] | None = 
 
     tasks = load_suite(tasks_dir, only=only, require_video=False)
     out: list[Verdict] = []
+    pace = Pace(len(tasks))
     async with judge_session() as js:
         for k, task in enumerate(tasks, 1):
             if progress:
-                progress(f"[{k}/{len(tasks)}] oracle {task.id}")
+                progress(pace.line(k, f"oracle {task.id}"))
             n = len(task.action_sequence)
             try:
                 src = oracle_bundle(task, recipes)

@@ -26,6 +26,7 @@ from typing import Callable
 
 from ..browser.host import PageBundle
 from ..tasks import load_task
+from ..timing import Pace
 from . import Verdict
 from ._judge import judge_session
 
@@ -81,13 +82,14 @@ async def run_async(tasks_dir: Path | None, out_dir: Path, *, only: list[str] | 
         wanted = set(pages)
         items = [it for it in items if (it[0].parent.name, it[1]) in wanted]
     out: list[Verdict] = []
+    pace = Pace(len(items))
     async with judge_session() as js:
         for k, (task_dir, variant, page, entry) in enumerate(items, 1):
             task = load_task(task_dir, require_video=False)
             if only and task.id not in only:
                 continue
             if progress:
-                progress(f"[{k}/{len(items)}] {task.id} / {variant}")
+                progress(pace.line(k, f"{task.id} / {variant}"))
             root = materialise(page, out_dir / task.id / variant / "page")
             res = await js.judge(task, PageBundle(root=root), out_dir / task.id / variant / "shots")
             (out_dir / task.id / variant / "result.json").write_text(res.model_dump_json(indent=1))

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import Verdict
+from ...timing import Pace
 from .._judge import VerdictLog, load_or_errors, offline_judge, task_dirs
 from .names import MUTATIONS, Mut, Progress
 from .rewrite import Rewriter
@@ -162,7 +163,11 @@ async def run_async(tasks_dir: Path, out_dir: Path, *, only: Any = None, progres
     log = VerdictLog(out_dir / "verdicts.jsonl")
 
     async def body(get_browser: Callable[[], Any]) -> None:
-        for d in task_dirs(Path(tasks_dir), only):
+        dirs = task_dirs(Path(tasks_dir), only)
+        pace = Pace(len(dirs))
+        for i, d in enumerate(dirs, 1):
+            if progress:
+                progress(pace.line(i, f"markup {d.name}"))
             b = await get_browser()
             task, vs = load_or_errors(d, "markup", mutations)
             if task is not None:
