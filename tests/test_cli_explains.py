@@ -139,7 +139,20 @@ def test_suite_stats_prints_tables_and_json_on_demand(capsys, _isolated_cache):
     assert data["tasks"] == 1 and data["domains"] == {"E-commerce": 1}
     # the manifest says the build validated it; the demo task's classification names no provenance
     assert data["validated_at_build"] == 1 and data["provenance"] == {"?": 1}
-    assert data["checked"]["oracle"] == {"tasks": 0, "met": 0}  # no `iwr validity` run on it yet
+    assert data["checked"]["oracle"] == {"tasks": 0, "met": 0, "not_met": []}  # no `iwr validity` run on it yet
+    # a check that failed names its task, and every check says when it was judged
+    from iwrbench.suites.ledger import record
+    from iwrbench.validity import Verdict
+
+    tid = json.loads((next(Path(os.environ["IWR_CACHE"]).glob("suites/smoke/tasks/*/task.json"))).read_text())["id"]
+    record(Path(os.environ["IWR_CACHE"]) / "suites" / "smoke" / "tasks",
+           [Verdict(set="oracle", task_id=tid, page="oracle", steps=7, judged=6, truth=7, ok=False)])
+    assert main(["suite", "stats", "smoke", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)["checked"]["oracle"]
+    assert (row["tasks"], row["met"], row["not_met"]) == (1, 0, [tid]) and row["first"] == row["last"]
+    assert main(["suite", "stats", "smoke"]) == 0
+    out = " ".join(capsys.readouterr().out.replace("│", " ").split())
+    assert f"1 of 1 checked since built, 0 met it (IFS 100); not met: {tid}; judged {row['first'][:10]}" in out
 
     assert main(["suite", "stats", "default"]) == 2  # not built: says how to build it
     assert "iwr suite build default" in capsys.readouterr().err

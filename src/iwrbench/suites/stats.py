@@ -43,7 +43,11 @@ def _checked(tasks: list, checked: dict) -> dict:
     out = {}
     for s in TASK_SETS:
         got = [checked[t.id][s] for t in tasks if s in checked.get(t.id, {})]
-        row = {"tasks": len(got), "met": sum(1 for o in got if o.get("met"))}
+        row = {"tasks": len(got), "met": sum(1 for o in got if o.get("met")),
+               "not_met": sorted(t.id for t in tasks if s in checked.get(t.id, {}) and not checked[t.id][s].get("met"))}
+        whens = sorted(str(o["when"]) for o in got if o.get("when"))
+        if whens:
+            row.update(first=whens[0], last=whens[-1])
         if s == "markup":
             row.update(verified=sum(o.get("verified", 0) for o in got), at_100=sum(o.get("at_100", 0) for o in got))
         out[s] = row
@@ -107,6 +111,11 @@ def print_stats(name: str, as_json: bool = False) -> int:
     what = {"oracle": "IFS 100", "cheats": "every cheat Final <= 15", "markup": "IFS 100 on every verified mutant"}
     for s, row in st["checked"].items():
         extra = f"; {row['at_100']} of {row['verified']} verified mutants at IFS 100" if s == "markup" else ""
+        if row["not_met"]:
+            shown = ", ".join(row["not_met"][:5]) + (f" and {len(row['not_met']) - 5} more" if len(row["not_met"]) > 5 else "")
+            extra += f"; not met: {shown}"
+        if row.get("first"):
+            extra += f"; judged {_day(row['first'])}" + (f" to {_day(row['last'])}" if row["last"] != row["first"] else "")
         t.add_row(f"`iwr validity` {s}", f"{row['tasks']} of {n} checked since built, {row['met']} met it ({what[s]}){extra}")
     con.print(t)
     c = Table(title="Coverage (tasks per value)", title_justify="left")
@@ -121,6 +130,11 @@ def print_stats(name: str, as_json: bool = False) -> int:
                       end_section=k == len(st[key]) - 1)
     con.print(c)
     return 0
+
+
+def _day(stamp: str) -> str:
+    """``2026-12-05 17:40`` from the ledger's ``2026-12-05T17:40:12Z``."""
+    return stamp.replace("T", " ")[:16]
 
 
 def _console():
