@@ -206,7 +206,9 @@ def evaluate(tasks: str | Path, models: str | list[str], out: str | Path | None 
 #: ``rejudge``'s options: what decides how pages are judged and how the run goes, not what a model is sent
 JUDGE_OPTIONS = ("protocol", "workers", "executor", "ray_address", "task", "judge_model", "judge_base_url",
                  "judge_args", "ocr", "visual", "action_timeout", "page_timeout", "oracle_recipes", "cache_dir",
-                 "allow_changed_config", "unsafe_no_sandbox")
+                 "allow_changed_config", "unsafe_no_sandbox",
+                 # how a judge model is called (iwr-bench@1): its retries, timeout and calls at once
+                 "retries", "timeout_s", "concurrency")
 
 
 def rejudge(run_dir: str | Path, out: str | Path, *, tasks: str | Path | None = None,

@@ -706,8 +706,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "bundled suite (default: the --suite)")
     p.add_argument("--jobs", type=int, metavar="N",
                    help="tasks recorded at once while the run judges the tasks already built (default: one per "
-                        "core, at most 4; --workers units are judged at once meanwhile, default the cores left, at "
-                        "least 1, and every core once the recordings have ended)")
+                        "core; at most 4, a larger N is taken as 4; --workers units are judged at once meanwhile, "
+                        "default the cores left, at least 1, and every core once the recordings have ended)")
     _add_eval_args(p, models_required=False)
     p.set_defaults(fn=cmd_run)
 
@@ -732,7 +732,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("runs", nargs="+", metavar="RUN_DIR",
                    help="run folders; several merge into one leaderboard when their suite and protocol match")
     p.add_argument("--html", metavar="FILE", help="write the HTML report here, with its pictures in FILE's "
-                                                  "<stem>_files/ beside it (default RUN_DIR/report.html)")
+                                                  "<stem>_files/ beside it (default RUN_DIR/report.html; for several "
+                                                  "runs FIRST_RUN_DIR/report-merged.html, the leaderboard files "
+                                                  "then named leaderboard-merged.*)")
     p.add_argument("--format", action="append", choices=("md", "csv", "json"), help="leaderboard files to write (default: md, csv and json)")
     p.set_defaults(fn=cmd_report)
 
@@ -766,7 +768,8 @@ def build_parser() -> argparse.ArgumentParser:
                                   "Only tasks whose recipe, site or recorder version changed are rebuilt.")
     b.add_argument("name", nargs="?", default="default", help=suite_name)
     b.add_argument("--jobs", type=int, metavar="N",
-                   help="tasks recorded at once (default: one per CPU, at most 4)")
+                   help="tasks recorded at once (default: one per CPU; at most 4, a larger N is taken as 4: "
+                        "each recording can take 2 GB)")
     b.add_argument("--force", action="store_true", help="rebuild every task, even those up to date (default: off)")
     _add_sandbox_arg(b)
     b.add_argument("--task", action="append", metavar="ID",
@@ -804,14 +807,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validity", help="show that the judge is right: independent pages, reconstructions, "
                                         "markup changes, cheats, the oracle as a model's page",
                        description="Run the judge's validity sets and compare its verdicts with the truth "
-                                   "established without it. Sets: oracle (the source judged as a model's page: "
+                                   "established without it. Sets: visibility (pages of common CSS, each with a "
+                                   "twin hiding the same text by paint alone: the reader must see exactly what is "
+                                   "painted), oracle (the source judged as a model's page: "
                                    "IFS 100), markup (markup changes of the source: IFS 100), cheats (pages "
                                    "that replay the video: Final <= 15), todomvc (independent TodoMVC "
                                    "implementations vs a spec-level probe), reconstructions (pages written from "
                                    "the frames as a model would, labelled by eye; bundled), visual (the visual "
                                    "score's ranking of calibration candidates against orderings written by a "
                                    "person: Kendall tau-b). Exit 0 when every set meets its criterion.")
-    p.add_argument("--set", action="append", help="oracle | markup | cheats | todomvc | reconstructions | visual (repeatable; default all)")
+    p.add_argument("--set", action="append", help="visibility | oracle | markup | cheats | todomvc | reconstructions | visual "
+                        "(repeatable; default all)")
     p.add_argument("--suite", default="default", help="bundled suite to use, built when needed (default: default)")
     p.add_argument("--tasks", help="a built suite folder instead of a bundled suite")
     p.add_argument("--task", action="append", metavar="ID", help="only this task id (repeatable; default: every task)")

@@ -69,6 +69,19 @@ def test_runs_merge_when_suite_and_protocol_match(report_run, tmp_path):
     assert len(load_runs([report_run.run_dir, report_run.run_dir]).summary()["leaderboard"]) == len(MODELS)
 
 
+def test_a_merged_report_keeps_the_first_runs_own_leaderboard(report_run, tmp_path):
+    first = _header_copy(report_run.run_dir, tmp_path / "first")
+    other = _header_copy(report_run.run_dir, tmp_path / "again")
+    write_reports([first], formats=["md"])
+    own = (first / "leaderboard.md").read_text()
+    html = write_reports([first, other], formats=["md", "json"])
+    assert html == first / "report-merged.html"
+    assert (first / "leaderboard.md").read_text() == own  # the run's own, not the merge's
+    merged = json.loads((first / "leaderboard-merged.json").read_text())["leaderboard"]
+    assert len(merged) == 2 * len(MODELS) and (first / "leaderboard-merged.md").is_file()
+    assert "leaderboard-merged.md" in html.read_text()
+
+
 @pytest.mark.parametrize("change, words", [
     ({"protocol": "iwr-bench@1"}, ["offline@2", "iwr-bench@1"]),
     ({"suite_hash": "0123456789abcdef"}, ["different suites", "0123456789abcdef"]),

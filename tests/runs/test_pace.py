@@ -68,6 +68,8 @@ def test_the_cores_go_to_the_build_then_all_to_the_judge():
     # what the user gave is kept as given
     assert split_cores(2, jobs=1) == (1, 1, 2)
     assert split_cores(8, workers=3) == (4, 3, 3)
+    # more recordings than the build runs at once: taken as its most, and the cores it leaves judge
+    assert split_cores(16, jobs=8) == (4, 12, 16)
 
 
 def test_what_makes_a_run_build_first(tmp_path):

@@ -47,6 +47,10 @@ def test_each_tasks_outcome_is_kept_and_dropped_when_rebuilt(tmp_path):
                                                             "mail-star": {"fingerprint": "bbb", "ok": True}}))
     got = current(tasks.parent, json.loads((tasks.parent / "manifest.json").read_text()))
     assert "shop-cart" not in got and "mail-star" in got
+    # recorded again from the same fingerprint (`iwr suite build --force`): another recording, no longer checked
+    (tasks.parent / "manifest.json").write_text(json.dumps({
+        "mail-star": {"fingerprint": "bbb", "ok": True, "built": "2026-12-06T10:00:00Z"}}))
+    assert current(tasks.parent, json.loads((tasks.parent / "manifest.json").read_text())) == {}
 
 
 def test_no_ledger_outside_a_built_suite(tmp_path):
@@ -64,9 +68,10 @@ def test_a_task_copied_between_bundled_suites_is_checked_for_both(tmp_path, monk
     monkeypatch.setenv("IWR_CACHE", str(tmp_path / "cache"))
     suites = tmp_path / "cache" / "suites"
     for name, man in {
-        "default": {"shop-cart": {"fingerprint": "aaa", "ok": True}, "mail-star": {"fingerprint": "bbb", "ok": True}},
-        "full": {"shop-cart": {"fingerprint": "aaa", "ok": True, "copied_from": "default"},
-                 "mail-star": {"fingerprint": "bbb", "ok": True}},  # recorded apart: its own recording
+        "default": {"shop-cart": {"fingerprint": "aaa", "ok": True, "built": "T1"},
+                    "mail-star": {"fingerprint": "bbb", "ok": True, "built": "T1"}},
+        "full": {"shop-cart": {"fingerprint": "aaa", "ok": True, "built": "T1", "copied_from": "default"},
+                 "mail-star": {"fingerprint": "bbb", "ok": True, "built": "T2"}},  # recorded apart: its own recording
     }.items():
         (suites / name / "tasks").mkdir(parents=True)
         (suites / name / "manifest.json").write_text(json.dumps(man))
@@ -91,3 +96,10 @@ def test_a_task_copied_between_bundled_suites_is_checked_for_both(tmp_path, monk
                                          truth=0, ok=True)])
     assert "cheats" not in checked("default")["shop-cart"] and "cheats" not in checked("full")["shop-cart"]
     assert (elsewhere / LEDGER).is_file()
+    # default's copy recorded again (`--force`, same fingerprint, another stamp): full's check no longer counts for it
+    man = json.loads((suites / "default" / "manifest.json").read_text())
+    man["shop-cart"]["built"] = "T3"
+    (suites / "default" / "manifest.json").write_text(json.dumps(man))
+    assert "shop-cart" not in checked("default")
+    record(suites / "full" / "tasks", ok)
+    assert "shop-cart" not in checked("default") and "shop-cart" in checked("full")

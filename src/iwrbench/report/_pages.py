@@ -130,7 +130,7 @@ def _ci_cell(ci) -> str:
     return f'<td class="n ci" data-v="{ci.low}" title="95% interval, bootstrap over tasks">{e(ci_text(ci))}</td>'
 
 
-def _leaderboard(summary: Summary, colours: dict[str, str], first_unit: dict[str, str]) -> str:
+def _leaderboard(summary: Summary, colours: dict[str, str], first_unit: dict[str, str], merged: bool = False) -> str:
     head = ("<tr><th class=\"n\">#</th><th>Model</th>"
             + "".join(f'<th class="n">{t}</th><th class="n" title="95% interval of {t}, bootstrap over tasks">95% CI</th>'
                       for t, _k, _c in CI_COLUMNS)
@@ -163,7 +163,8 @@ def _leaderboard(summary: Summary, colours: dict[str, str], first_unit: dict[str
             f"{e(method_text(summary))} Steps passed: the leading steps that passed (what IFS counts) over all steps "
             "of the scored tasks. LVS = low-level visual (OCR and visual similarity), HVS = high-level visual (rubric). "
             "Errors by status: gen. err = generation_error, page err = page_error, judge err = judge_error (ours), "
-            "task err = task_error (a broken task). Also written as leaderboard.md / .csv / .json next to this file."
+            "task err = task_error (a broken task). Also written as "
+            f"{'leaderboard-merged' if merged else 'leaderboard'}.md / .csv / .json next to this file."
             "</details>")
 
 
@@ -310,7 +311,7 @@ def index_page(rs: RunSet, summary: Summary, colours: dict[str, str], hrefs: dic
         + "<main>"
         + (f'<div class="notes" id="notes"><b>Notes</b><ul>{notes}</ul></div>' if notes else "")
         + '<section id="leaderboard-section"><h2>Leaderboard</h2>'
-        + _leaderboard(summary, colours, first_unit)
+        + _leaderboard(summary, colours, first_unit, merged=len({d.path.resolve() for d, _ in rs.runs}) > 1)
         + '<div class="lb-wrap">' + _provenance(summary) + _neighbours(summary) + "</div></section>"
         + '<section id="charts"><h2>Scores with their intervals, overall and by task category</h2>'
         + f'{_charts(summary, models, colours, first=_overall_chart(summary, models, colours))}</section>'

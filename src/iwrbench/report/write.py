@@ -13,7 +13,8 @@ Layout (``--html FILE``; default ``RUN_DIR/report.html`` for one run, and
       img/frames/<task>/<fps>fps-<n>/  the sampled video frames, img/assets/<task>/ the composites
       img/video/<task>/video.mp4  the task's recording (a hard link or a copy; none above 64 MB)
       .iwr-report           marks the folder as ours (it is pruned of stale files on rewrite)
-    leaderboard.md / leaderboard.csv / leaderboard.json   next to the HTML
+    leaderboard.md / leaderboard.csv / leaderboard.json   next to the HTML; for several runs
+                            leaderboard-merged.*, so a run's own leaderboard files are kept
 
 Why a folder of relative files rather than data URIs in one HTML file: a run of the default
 suite has hundreds of screenshots; as base64 they make a page of tens of MB that a browser
@@ -55,8 +56,10 @@ def files_dir_for(html: Path) -> Path:
     return html.parent / f"{html.stem}_files"
 
 
-def write_leaderboards(summary: Summary, folder: Path, formats: list[str] | None = None) -> list[Path]:
-    """leaderboard.{md,csv,json} in ``folder`` (all three when ``formats`` is None)."""
+def write_leaderboards(summary: Summary, folder: Path, formats: list[str] | None = None, *,
+                       merged: bool = False) -> list[Path]:
+    """leaderboard.{md,csv,json} in ``folder`` (all three when ``formats`` is None); ``merged`` (the leaderboard of
+    several runs): leaderboard-merged.*, so that a run folder's own leaderboard is never overwritten by a merge."""
     formats = list(FORMATS) if formats is None else list(dict.fromkeys(formats))
     bad = [f for f in formats if f not in FORMATS]
     if bad:
@@ -64,6 +67,8 @@ def write_leaderboards(summary: Summary, folder: Path, formats: list[str] | None
     out = []
     for f in formats:
         name, fn = FORMATS[f]
+        if merged:
+            name = name.replace("leaderboard.", "leaderboard-merged.")
         atomic_write(folder / name, fn(summary))
         out.append(folder / name)
     return out
@@ -107,7 +112,7 @@ def write_reports(run_dirs: list[Path], html: Path | None = None, formats: list[
     _prepare_files_dir(files)
 
     summary = rs.summary()
-    write_leaderboards(summary, out.parent, formats)
+    write_leaderboards(summary, out.parent, formats, merged=len({d.resolve() for d in run_dirs}) > 1)
     write_html(rs, summary, out, files)
     return out
 

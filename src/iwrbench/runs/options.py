@@ -141,8 +141,9 @@ class EvalOptions(BaseModel):
                                  help="response cache: the same request is never paid twice (default "
                                       "$IWR_CACHE/responses, i.e. ~/.cache/iwrbench/responses)")
     dry_run: bool = opt(False, "--dry-run", recorded="runtime", gen="dry_run", action="store_true",
-                        help="print calls, images and an input-token estimate; call nothing (Python: evaluate() "
-                             "returns the plan)")
+                        help="print calls, images and an input-token estimate; call no model and judge nothing "
+                             "(`iwr run` without --tasks still builds the suite first: the plan needs its frames; "
+                             "Python: evaluate() returns the plan)")
     retry_errors: bool = opt(False, "--retry-errors", recorded="run", action="store_true",
                              help="on an existing run folder, redo the units whose result is a generation_error or a "
                                   "judge_error (scored and passed units are left untouched); generation settings "

@@ -85,9 +85,12 @@ def split_cores(cpus: int, jobs: int | None = None, workers: int | None = None) 
     """(recordings at once, units judged at once while they run, units judged at once after). A task's recording
     (two passes, probes, the oracle replay, four cheat pages) costs many times its units' judging, so the build
     keeps the cores ``iwr suite build`` takes (one per core, at most 4) and the judge one worker beside it, or
-    the cores the build leaves; every core judges once the recordings have ended. A number given is kept."""
+    the cores the build leaves; every core judges once the recordings have ended. A number given is kept (recordings
+    at most ``MAX_JOBS``, as the build runs them)."""
+    from ..validate.build import MAX_JOBS
+
     cpus = max(1, cpus)
-    j = jobs if jobs is not None else max(1, min(cpus, 4))
+    j = min(jobs, MAX_JOBS) if jobs is not None else max(1, min(cpus, MAX_JOBS))
     w = workers if workers is not None else max(1, cpus - j)
     after = workers if workers is not None else max(w, cpus)
     return max(1, j), max(1, w), max(1, after)
@@ -172,7 +175,7 @@ async def run_pipelined(cfg: EvalConfig, source: BuildSource, *, jobs: int | Non
     folder); ``jobs``: recordings at once; ``cfg.workers`` units judged at once while they run, ``workers_after``
     (default ``cfg.workers``) once they have all ended."""
     from ..metrics import CachedOcr
-    from ..validate.build import build_recipes, default_jobs, ocr_dir
+    from ..validate.build import MAX_JOBS, build_recipes, default_jobs, ocr_dir
 
     ids, limit = _chosen(cfg, source)
     cfg.tasks = str(source.tasks_dir)
@@ -241,7 +244,7 @@ async def run_pipelined(cfg: EvalConfig, source: BuildSource, *, jobs: int | Non
                 break
             if kind == "start":
                 emit(progress, BuildStarted(total=info["total"], todo=info["todo"], reused=info["reused"],
-                                            jobs=max(1, min(jobs or default_jobs(), info["todo"] or 1, 4)),
+                                            jobs=max(1, min(jobs or default_jobs(), info["todo"] or 1, MAX_JOBS)),
                                             workers=cfg.workers))
                 emit(progress, RunStarted(total=total, todo=todo, resumed=resumed, run=str(run.path), limit=limit))
             elif kind in ("ready", "done"):

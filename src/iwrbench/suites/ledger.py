@@ -2,9 +2,9 @@
 
 A built bundled suite lives in ``$IWR_CACHE/suites/<name>/`` (``tasks/`` and ``manifest.json``). When the oracle,
 cheats or markup set judges tasks of such a folder, each task's outcome per set is written to ``checked.json`` there,
-with the task's build fingerprint and the package version that judged it, so that ``iwr suite stats`` can say how many
-tasks each check covers and how many met it. A task rebuilt since (another fingerprint) is no longer counted as
-checked. Other task folders (a stranger's, the reconstructions) get no ledger.
+with the task's build fingerprint and stamp (``built``) and the package version that judged it, so that ``iwr suite
+stats`` can say how many tasks each check covers and how many met it. A task rebuilt since (another fingerprint, or
+the same recorded again: another stamp) is no longer counted as checked. Other task folders (a stranger's, the reconstructions) get no ledger.
 
 A task one bundled suite's build copied from another's (its manifest entry says ``copied_from``, the fingerprints are
 equal: ``validate/build.py`` reuses a task built for the same recipe and sources) is the same folder twice: its
@@ -72,8 +72,8 @@ def record(tasks_dir: Path | None, rows: Iterable[Any]) -> Path | None:
         entry = manifest.get(tid)
         if not isinstance(entry, dict):
             continue
-        fp = entry.get("fingerprint")
-        row = {**outcome(s, rs), "fingerprint": fp, "when": when, "version": __version__}
+        row = {**outcome(s, rs), "fingerprint": entry.get("fingerprint"), "built": entry.get("built"), "when": when,
+               "version": __version__}
         for r in [root, *twins(root, tid, entry)]:
             writes.setdefault(r, {})[(tid, s)] = row
     for r, entries in writes.items():
@@ -99,21 +99,24 @@ def twins(root: Path, task_id: str, entry: dict) -> list[Path]:
         if other.resolve() == root.resolve():
             continue
         theirs = read_dict(other / "manifest.json").get(task_id)
-        if not isinstance(theirs, dict) or theirs.get("fingerprint") != fp:
-            continue
+        if not isinstance(theirs, dict) or theirs.get("fingerprint") != fp or theirs.get("built") != entry.get("built"):
+            continue  # a copy keeps its build's stamp; one side rebuilt since (--force) is another recording
         if theirs.get("copied_from") == root.name or entry.get("copied_from") == name:
             out.append(other)
     return out
 
 
 def current(root: Path, manifest: dict) -> dict[str, dict[str, dict]]:
-    """The ledger's entries still about the built tasks (same fingerprint as the manifest's): task -> set -> outcome."""
+    """The ledger's entries still about the built tasks (the manifest's fingerprint and build stamp: a task recorded
+    again, ``--force`` on an unchanged recipe included, is another recording): task -> set -> outcome."""
     out: dict[str, dict[str, dict]] = {}
     for tid, sets in read_dict(root / LEDGER).items():
-        fp = (manifest.get(tid) or {}).get("fingerprint")
+        entry = manifest.get(tid) or {}
+        fp = entry.get("fingerprint")
         if not fp or not isinstance(sets, dict):
             continue
-        keep = {s: o for s, o in sets.items() if isinstance(o, dict) and o.get("fingerprint") == fp}
+        keep = {s: o for s, o in sets.items()
+                if isinstance(o, dict) and o.get("fingerprint") == fp and o.get("built") == entry.get("built")}
         if keep:
             out[tid] = keep
     return out

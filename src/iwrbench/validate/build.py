@@ -99,9 +99,13 @@ def build_suite(name: str, *, jobs: int | None = None, force: bool = False, only
                          progress=progress, stop=stop, others=True)
 
 
+#: recordings at once, at most, whatever is asked: each runs two browsers' passes and can take 2 GB
+MAX_JOBS = 4
+
+
 def default_jobs(cpus: int | None = None) -> int:
-    """Tasks recorded at once when nothing else runs: one per core, at most 4."""
-    return max(1, min(cpus or os.cpu_count() or 2, 4))
+    """Tasks recorded at once when nothing else runs: one per core, at most ``MAX_JOBS``."""
+    return max(1, min(cpus or os.cpu_count() or 2, MAX_JOBS))
 
 
 def build_recipes(name: str, files: list[Path], root: Path, *, jobs: int | None = None, force: bool = False,
@@ -152,7 +156,7 @@ def build_recipes(name: str, files: list[Path], root: Path, *, jobs: int | None 
                            "reused": len(report.outcomes)})
         for o in list(report.outcomes):
             progress("ready", {"task": o.task_id})
-    jobs = max(1, min(jobs or default_jobs(), len(todo) or 1, 4))
+    jobs = max(1, min(jobs or default_jobs(), len(todo) or 1, MAX_JOBS))
     work = root / "validation"
     if todo and not (stop is not None and stop.is_set()):
         # spawned, not forked: the caller may have threads and a browser of its own (``runs.pipeline`` judges
