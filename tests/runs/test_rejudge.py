@@ -67,6 +67,10 @@ def test_the_run_judged_is_never_the_new_one(tmp_path):
         rejudge_config(tmp_path / "suite", tmp_path / "x", EvalOptions())
     cfg = rejudge_config(run.path, tmp_path / "new", EvalOptions(protocol="iwr-bench@1"))
     assert (cfg.models, cfg.only, cfg.protocol, Path(cfg.pages_from)) == (["m", "n", "o"], ["t1"], "iwr-bench@1", run.path)
+    # how a judge model is called is the judge's to set (`iwr judge --retries 1 --timeout-s 30 --concurrency 2`)
+    cfg = rejudge_config(run.path, tmp_path / "new2", EvalOptions(protocol="iwr-bench@1", retries=1, timeout_s=30,
+                                                                  concurrency=2))
+    assert (cfg.options.retries, cfg.options.timeout_s, cfg.options.concurrency) == (1, 30, 2)
 
 
 def _digest(folder: Path) -> str:
