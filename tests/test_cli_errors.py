@@ -111,3 +111,18 @@ def test_a_bad_flag_prints_the_subcommands_usage_not_the_top_level_one(capsys):
         assert e.value.code == 2, cmd
         assert err.startswith(f"usage: iwr {' '.join(cmd)} "), (cmd, err)
         assert f"iwr {' '.join(cmd)}: error: unrecognized arguments: --no-such-flag" in err, (cmd, err)
+
+
+def test_a_reader_that_goes_away_is_no_error_of_ours():
+    """`iwr suite stats full --json | head -1`: the pipe closes early; no 'internal error', no traceback."""
+    import subprocess
+    import sys
+
+    p = subprocess.Popen([sys.executable, "-c", "import sys; from iwrbench.cli import main; "
+                          "sys.exit(main(['schema']))"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout is not None and p.stdout.read(10)
+    p.stdout.close()  # as `head` does once it has its lines
+    err = p.stderr.read().decode() if p.stderr else ""
+    rc = p.wait(timeout=60)
+    assert "internal error" not in err and "Traceback" not in err, err
+    assert rc in (0, 141)

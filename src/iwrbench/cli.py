@@ -878,6 +878,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"iwr {a.cmd}: interrupted; rerun the same command to resume", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader of our output went away (`iwr schema | head`): not an error of ours, and nothing more to say;
+        # stdout is pointed at /dev/null so that the interpreter's own flush at exit does not complain again
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # as a shell reports a process ended by SIGPIPE
     except Exception as e:  # noqa: BLE001 - a bug of ours: still one line for the user
         if os.environ.get("IWR_DEBUG"):
             raise

@@ -108,3 +108,39 @@ def test_dry_run_counts_without_calling(task, long_task, tmp_path):
     assert a["calls"] == 1 and a["cached"] == 0 and a["est_cost_usd"] is None
     assert "cost unknown" in format_dry_run(a)
     assert dry_run([task], "blank", opts)["calls"] == 0
+
+
+@pytest.mark.parametrize("field, value", [("fps", 0), ("fps", -1.0), ("fps", float("nan")), ("max_frames", -2),
+                                          ("max_image_side", 10), ("concurrency", 0), ("temperature", -0.5)])
+def test_values_that_cannot_make_sense_are_refused_before_any_request(field, value):
+    """`--fps 0` divided by zero; `--fps -1` told the model 'one frame every -1 s'. Made, set or overridden per model,
+    such a value is refused with its name."""
+    from iwrbench.errors import IwrError
+    from iwrbench.models.base import effective_options
+
+    with pytest.raises(IwrError, match=field.replace("_", "-")):
+        GenerationOptions(**{field: value})
+    o = GenerationOptions()
+    with pytest.raises(IwrError):
+        setattr(o, field, value)
+    with pytest.raises(IwrError):
+        effective_options(GenerationOptions(extra={"per_model": {"m": {field: value}}}), "m")
+    assert GenerationOptions(max_frames=0, max_images=0).max_frames == 0  # an ablation without frames is allowed
+
+
+def test_an_export_into_the_same_folder_is_exactly_the_new_request(long_task, tmp_path):
+    from iwrbench.errors import IwrError
+    from iwrbench.generate.export import export_request
+
+    out = tmp_path / "req"
+    export_request(long_task, out)
+    assert len(list((out / "images").iterdir())) == 66
+    export_request(long_task, out, GenerationOptions(max_frames=3))
+    names = sorted(p.name for p in (out / "images").iterdir())
+    assert len(names) == 5 and names[0] == "001_stitched_image_1.png"  # nothing left of the first; no '.png.png'
+    assert [p.name for p in tmp_path.iterdir()] == ["req"]  # no staging folder left
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep")
+    with pytest.raises(IwrError, match="did not write"):
+        export_request(long_task, tmp_path / "mine")
+    assert (tmp_path / "mine" / "notes.txt").read_text() == "keep"

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ..browser.host import ASSETS_URL_PREFIX, PageBundle  # noqa: F401 (re-exported)
+from ..errors import IwrError
 from ..records import GenerationInfo, GenerationOutcome, Task
 
 #: The literal prefix the published prompt asks models to put before every asset file name.
@@ -60,6 +61,35 @@ class GenerationOptions:
     dry_run: bool = False
     cache_dir: Path | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # a value that cannot make sense is refused before any request is built or paid for (`--fps 0` divided by
+        # zero, `--fps -1` told the model "one frame every -1 s"): when made, set, or overridden per model
+        if name in _RANGES and value is not None:
+            low, strict, what = _RANGES[name]
+            try:
+                x = float(value)
+                bad = isinstance(value, bool) or x != x or not (x > low if strict else x >= low)
+            except (TypeError, ValueError):
+                bad = True
+            if bad:
+                raise IwrError(f"{name.replace('_', '-')} {value!r}: {what}")
+        super().__setattr__(name, value)
+
+
+#: option -> (bound, strictly above it, what is expected)
+_RANGES: dict[str, tuple[float, bool, str]] = {
+    "fps": (0, True, "frames per second must be above 0 (e.g. --fps 1)"),
+    "max_frames": (0, False, "a number of frames, 0 or more"),
+    "max_images": (0, False, "a number of images, 0 or more"),
+    "max_image_side": (16, False, "a side in pixels, at least 16"),
+    "temperature": (0, False, "a temperature, 0 or more"),
+    "max_output_tokens": (1, False, "a number of tokens, at least 1"),
+    "timeout_s": (0, True, "seconds, above 0"),
+    "retries": (0, False, "a number of retries, 0 or more"),
+    "concurrency": (1, False, "calls at once, at least 1"),
+    "max_cost_usd": (0, False, "dollars, 0 or more"),
+}
 
 
 #: ``GenerationOptions`` fields a model's settings may override (``extra``, ``per_model``, keyword arguments)
