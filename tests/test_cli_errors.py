@@ -126,3 +126,20 @@ def test_a_reader_that_goes_away_is_no_error_of_ours():
     rc = p.wait(timeout=60)
     assert "internal error" not in err and "Traceback" not in err, err
     assert rc in (0, 141)
+
+
+def test_a_refused_eval_names_no_run_folder_to_resume(tmp_path):
+    """Bad values, a bad -M and tasks that are not there are refused before a run folder is named (the old order
+    said 'rerun with --out runs/... to resume it' of a folder never made)."""
+    import os
+
+    env_cache = {**os.environ, "IWR_CACHE": str(tmp_path / "cache")}
+    for args, words in ((["--tasks", "/nonexistent", "-M", "model=x"], "-M model"),
+                        (["--tasks", "/nonexistent"], "no such file or folder"),
+                        (["--tasks", "smoke"], "iwr suite build smoke"),  # a bundled suite's name, not built here
+                        (["--tasks", str(FIX), "--fps", "0"], "fps 0.0")):
+        r = subprocess.run([sys.executable, "-m", "iwrbench.cli", "eval", *args, "--model", "blank"],
+                           capture_output=True, text=True, cwd=tmp_path, timeout=120, env=env_cache)
+        msg = _one_line_error(r)
+        assert words in msg, msg
+        assert "run folder" not in r.stdout and not (tmp_path / "runs").exists()

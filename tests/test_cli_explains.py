@@ -76,7 +76,7 @@ def test_help_names_the_defaults_asked_about(capsys):
     with pytest.raises(SystemExit):
         main(["suite", "build", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "one per CPU, at most 4" in text and "--force" in text and "every task of the suite" in text
+    assert "one per CPU; at most 4" in text and "--force" in text and "every task of the suite" in text
 
 
 # --------------------------------------------------------------------------- suite list / stats

@@ -305,9 +305,29 @@ def _finished(a: argparse.Namespace, out: Path, summary: Any, where: str, failed
     return 0
 
 
+def _tasks_path(value: str) -> str:
+    """``--tasks``: a path as given; a bundled suite's name (no such path here) its built tasks, or how to build it."""
+    if value is None or Path(value).exists():
+        return value
+    from .suites.catalog import suites, tasks_dir
+
+    if value in suites():
+        d = tasks_dir(value)
+        if d.is_dir() and any((t / "task.json").is_file() for t in d.iterdir()):
+            return str(d)
+        raise IwrError(f"--tasks {value}: the bundled suite {value} is not built yet; build it with `iwr suite build "
+                       f"{value}` (or `iwr run --suite {value}` builds it and judges each task as it is ready)")
+    return value
+
+
 def cmd_eval(a: argparse.Namespace) -> int:
+    a.tasks = _tasks_path(a.tasks)
     if a.dry_run:
         return _dry_run(a, a.tasks, a.model)
+    _gen_options(a)  # values and -M arguments refused before a run folder is named
+    if not Path(a.tasks).exists():
+        raise IwrError(f"--tasks {a.tasks}: no such file or folder (a suite folder, a task folder, a data.jsonl, or "
+                       "a bundled suite's name: `iwr suite list`)")
     out = _run_out(a)
     return _finished(a, out, _run_eval(a, a.tasks, a.model, out), f"run folder: {out}")
 
@@ -344,10 +364,13 @@ def cmd_judge(a: argparse.Namespace) -> int:
     from .api import JUDGE_OPTIONS, rejudge
 
     given = {n: v for n, v in vars(a).items() if n in JUDGE_OPTIONS and v not in (None, False)}
+    if not (Path(a.run) / "run.json").is_file():
+        raise IwrError(f"{a.run}: not a run folder (no run.json); give the folder of a finished `iwr eval` or `iwr run`")
+    _gen_options(a)  # values refused before a run folder is named
     out = _run_out(a)
     bar, cb = _eval_progress("judging again")
     with bar:
-        summary = rejudge(a.run, out, tasks=a.tasks, progress=cb, **given)
+        summary = rejudge(a.run, out, tasks=_tasks_path(a.tasks), progress=cb, **given)
     return _finished(a, out, summary.raw, f"run folder: {out} (the pages of {a.run}, judged again; rerun with --out "
                                           f"{out} to resume it or redo its judge errors)", failed=False)
 
@@ -546,7 +569,7 @@ def cmd_prompt(a: argparse.Namespace) -> int:
     from .models.base import GenerationOptions
     from .tasks import load_suite
 
-    tasks = load_suite(a.task, only=[a.id] if a.id else None)
+    tasks = load_suite(_tasks_path(a.task), only=[a.id] if a.id else None)
     if len(tasks) != 1:
         raise IwrError(f"{a.task}: holds {len(tasks)} tasks; name one with --id")
     opts = GenerationOptions()
@@ -619,11 +642,24 @@ def _add_eval_args(p: argparse.ArgumentParser, *, models_required: bool) -> None
 
 
 def _add_sandbox_arg(p: argparse.ArgumentParser) -> None:
-    """``--unsafe-no-sandbox`` on a command that starts a browser outside a run (its flag and help as
-    ``EvalOptions.unsafe_no_sandbox``'s)."""
+    """``--unsafe-no-sandbox`` on a command that starts a browser outside a run (``EvalOptions.unsafe_no_sandbox``'s
+    flag; its help without what only a run does)."""
     from .runs.options import EvalOptions
 
     EvalOptions.add_arguments(p, only=("unsafe_no_sandbox",))
+    _set_help(p, "unsafe_no_sandbox",
+              "start Chromium with --no-sandbox: its own sandbox off (the other walls still hold). Default: the "
+              "sandbox is on (as root, the browser runs as the user iwr-browser that `make setup` makes), and a "
+              "browser that cannot start with it is refused rather than started without")
+
+
+def _set_help(p: argparse.ArgumentParser, dest: str, text: str) -> None:
+    """The help of ``p``'s option ``dest`` where this command gives it another meaning than ``EvalOptions``'."""
+    for act in p._actions:
+        if act.dest == dest:
+            act.help = text
+            return
+    raise KeyError(dest)
 
 
 RUN_OUT_HELP = ("the run folder; rerun with the same --out to resume it (default: a new runs/<date-time> "
@@ -709,6 +745,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "core; at most 4, a larger N is taken as 4; --workers units are judged at once meanwhile, "
                         "default the cores left, at least 1, and every core once the recordings have ended)")
     _add_eval_args(p, models_required=False)
+    _set_help(p, "workers", "units judged at once (default: while tasks are recorded, the cores the recordings leave, "
+                            "at least 1; then every core; a number given is kept throughout)")
     p.set_defaults(fn=cmd_run)
 
     p = sub.add_parser("judge", help="judge the pages of a finished run again, without generating (a new run folder)",
@@ -726,6 +764,8 @@ def build_parser() -> argparse.ArgumentParser:
     from .api import JUDGE_OPTIONS
 
     EvalOptions.add_arguments(p, only=JUDGE_OPTIONS)
+    _set_help(p, "protocol", "judging protocol: offline@2 (no model calls by the judge) or iwr-bench@1 (the published "
+                             "one: needs --judge-model); default: the protocol of the run judged")
     p.set_defaults(fn=cmd_judge)
 
     p = sub.add_parser("report", help="leaderboard and HTML report of one or more runs")

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from iwrbench.validity import Verdict
-from iwrbench.suites.ledger import LEDGER, current, outcome, record
+from iwrbench.suites.ledger import LEDGER, current, outcome, outdated, record
 
 
 def _suite(tmp_path: Path) -> Path:
@@ -51,6 +51,7 @@ def test_each_tasks_outcome_is_kept_and_dropped_when_rebuilt(tmp_path):
     (tasks.parent / "manifest.json").write_text(json.dumps({
         "mail-star": {"fingerprint": "bbb", "ok": True, "built": "2026-12-06T10:00:00Z"}}))
     assert current(tasks.parent, json.loads((tasks.parent / "manifest.json").read_text())) == {}
+    assert outdated(tasks.parent, json.loads((tasks.parent / "manifest.json").read_text())) == 1  # markup of mail-star
 
 
 def test_no_ledger_outside_a_built_suite(tmp_path):

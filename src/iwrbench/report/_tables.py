@@ -55,8 +55,8 @@ def method_text(summary: Summary) -> str:
     if b is None:
         return "No intervals: this summary was written before iwrbench computed them; `iwr report RUN_DIR` recomputes it."
     return (f"Intervals: {b.level:.0%}, {b.method} ({b.resamples:,} resamples, seed {b.seed}), the row recomputed "
-            f"as published on each resample; none below 2 tasks, and no verdict on a difference below {MIN_VERDICT} "
-            f"(too few tasks make the interval too narrow). {counting_rule(summary.protocol)}.")
+            f"as published on each resample; none below 2 tasks, and no verdict on a difference over fewer than "
+            f"{MIN_VERDICT} tasks (too few tasks make the interval too narrow). {counting_rule(summary.protocol)}.")
 
 
 def adjacent_sentence(d: PairedDifference) -> str:

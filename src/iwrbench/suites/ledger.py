@@ -120,3 +120,14 @@ def current(root: Path, manifest: dict) -> dict[str, dict[str, dict]]:
         if keep:
             out[tid] = keep
     return out
+
+
+def outdated(root: Path, manifest: dict) -> int:
+    """How many task-set outcomes the ledger holds about an earlier build of a task still in the suite (not counted
+    by ``current``: the task was recorded again since)."""
+    kept = current(root, manifest)
+    n = 0
+    for tid, sets in read_dict(root / LEDGER).items():
+        if tid in manifest and isinstance(sets, dict):
+            n += sum(1 for s in sets if s not in kept.get(tid, {}))
+    return n

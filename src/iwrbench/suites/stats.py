@@ -81,12 +81,13 @@ def _share(n: int, total: int) -> str:
 
 def print_stats(name: str, as_json: bool = False) -> int:
     """``iwr suite stats``: the built suite's coverage as tables (``as_json``: the dict of ``suite_stats``)."""
-    from .ledger import current
+    from .ledger import current, outdated
     from .catalog import build_root
 
     tasks = _built_tasks(name)
     manifest = _manifest(name)
     st = suite_stats(tasks, manifest, current(build_root(name), manifest))
+    st["checks_of_earlier_builds"] = outdated(build_root(name), manifest)
     if as_json:
         print(json.dumps(st, indent=1))
         return 0
@@ -117,6 +118,9 @@ def print_stats(name: str, as_json: bool = False) -> int:
         if row.get("first"):
             extra += f"; judged {_day(row['first'])}" + (f" to {_day(row['last'])}" if row["last"] != row["first"] else "")
         t.add_row(f"`iwr validity` {s}", f"{row['tasks']} of {n} checked since built, {row['met']} met it ({what[s]}){extra}")
+    if st["checks_of_earlier_builds"]:
+        t.add_row("", f"({st['checks_of_earlier_builds']} outcome(s) of `iwr validity` in the ledger are not about "
+                      "these tasks as built now, and not counted: run the sets again to check them)")
     con.print(t)
     c = Table(title="Coverage (tasks per value)", title_justify="left")
     c.add_column("by")
