@@ -73,44 +73,50 @@ class Target(_Open):
 
 
 class TextVisible(_Closed):
+    """A text is painted on screen after the step."""
+
     kind: Literal["text_visible"] = "text_visible"
-    text: str
+    text: str = Field(description="the words, as a person reads them")
 
 
 class TextAbsent(_Closed):
+    """A text is not painted on screen after the step."""
+
     kind: Literal["text_absent"] = "text_absent"
-    text: str
+    text: str = Field(description="the words, as a person reads them")
 
 
 class ValueEquals(_Closed):
     """Some form field shows this value (``field`` says which one on the source, for people)."""
 
     kind: Literal["value_equals"] = "value_equals"
-    value: str
-    field: str | None = None
+    value: str = Field(description="the value a field shows")
+    field: str | None = Field(None, description="which field on the source, for people (not judged)")
 
 
 class CountEquals(_Closed):
     """The number of visible elements with this ARIA role."""
 
     kind: Literal["count"] = "count"
-    role: str
-    value: int
+    role: str = Field(description="an ARIA role (judged only because the recipe's author chose it)")
+    value: int = Field(description="how many visible elements have it")
 
 
 class UrlContains(_Closed):
+    """The page's URL holds this text (judged only because the recipe's author chose it)."""
+
     kind: Literal["url"] = "url"
-    contains: str
+    contains: str = Field(description="a part of the URL")
 
 
 class StateEquals(_Closed):
     """An element's state: the acted-on element when ``name`` is None, else role + name."""
 
     kind: Literal["state"] = "state"
-    state: Literal["checked", "selected", "expanded", "pressed", "disabled"]
-    value: bool
-    role: str | None = None
-    name: str | None = None
+    state: Literal["checked", "selected", "expanded", "pressed", "disabled"] = Field(description="which state")
+    value: bool = Field(description="whether the element is in it")
+    role: str | None = Field(None, description="with name: the element's ARIA role (else the acted-on element)")
+    name: str | None = Field(None, description="with role: the element's accessible name")
 
 
 Check = Annotated[
@@ -264,10 +270,12 @@ def clip(text: str, n: int) -> str:
 
 
 class Classification(_Open):
-    domain: str | None = None
-    sub_domain: str | None = None
-    visual_complexity: str | None = None
-    interaction_complexity: str | None = None
+    domain: str | None = Field(None, description="the site's domain in the paper's taxonomy (e-commerce, gaming ...)")
+    sub_domain: str | None = Field(None, description="a finer domain, for people")
+    visual_complexity: str | None = Field(None, description="V1 (a plain page) to V4 (a dense, animated or "
+                                                            "canvas-drawn one)")
+    interaction_complexity: str | None = Field(None, description="L1 (one or two clicks) to L4 (long flows with "
+                                                                 "typing, validation and state across views)")
 
 
 class RecordingDetails(_Open):

@@ -39,6 +39,11 @@ def test_good_recipe(tmp_path):
     ("id: x\nsource: {site: s}\nactions:\n  - type: Click\n   target: bad indent\n", r"line \d+: invalid YAML"),
     ("- just\n- a list\n", r"must be a YAML mapping"),
     ("id: x\nsource: {site: s}\nbogus: 1\nactions:\n  - {type: Press, key: a, description: d}\n", r"line 3: field 'bogus'"),
+    # a typo would make a leaderboard category of its own
+    ("id: x\nsource: {site: s}\nclassification: {visual_complexity: V7}\nactions:\n  - {type: Press, key: a, description: d}\n",
+     r"visual_complexity 'V7': one of V1, V2, V3, V4"),
+    ("id: x\nsource: {site: s}\nclassification: {provenance: famus}\nactions:\n  - {type: Press, key: a, description: d}\n",
+     r"provenance 'famus': one of novel, famous"),
 ])
 def test_bad_recipes(tmp_path, text, pattern):
     p = tmp_path / "r.yaml"

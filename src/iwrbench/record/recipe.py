@@ -72,8 +72,10 @@ class Source(_Strict):
                                               "prefer site or npm)")
     site: str | None = Field(None, description="a folder next to the recipe, served on 127.0.0.1 and copied "
                                                "into the task")
-    npm: NpmSource | None = None
-    pypi: PypiSource | None = None
+    npm: NpmSource | None = Field(None, description="a published npm package, pinned by version and sha256, fetched "
+                                                    "at build time (never committed)")
+    pypi: PypiSource | None = Field(None, description="a published PyPI package, pinned by version and sha256, whose "
+                                                      "command serves the site (or builds it) on 127.0.0.1")
     page: str | None = Field(None, description="entry path for site (default index.html)")
 
     @model_validator(mode="after")
@@ -89,8 +91,8 @@ class Source(_Strict):
 
 
 class Viewport(_Strict):
-    width: int = Field(1280, ge=200, le=3840)
-    height: int = Field(720, ge=200, le=2160)
+    width: int = Field(1280, ge=200, le=3840, description="CSS pixels (200-3840)")
+    height: int = Field(720, ge=200, le=2160, description="CSS pixels (200-2160)")
 
 
 class RecipeAction(_Strict):
@@ -208,7 +210,7 @@ class RecipeProbe(_Strict):
 class Recipe(_Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$", description="the task's id: letters, digits, . _ -")
     title: str | None = Field(None, description="a title for people (optional)")
-    source: Source
+    source: Source = Field(description="where the site comes from: exactly one of site, npm, pypi, url")
     viewport: Viewport = Field(default_factory=Viewport, description="the browser window (default 1280x720)")
     classification: Classification = Field(default_factory=Classification,
                                            description="domain, sub_domain, visual_complexity (V1-V4), "
@@ -226,6 +228,18 @@ class Recipe(_Strict):
                                                "typed text, when the recipe types text) and the derived ones (the "
                                                "trajectory varied: a step skipped, done twice, swapped ...); false: "
                                                "only the recipe's own `probes:`")
+
+    @field_validator("classification")
+    @classmethod
+    def _levels(cls, c: Classification) -> Classification:
+        # the levels and the provenance group the leaderboard's rows: a typo would make a category of its own
+        allowed = {"visual_complexity": ("V1", "V2", "V3", "V4"), "interaction_complexity": ("L1", "L2", "L3", "L4"),
+                   "provenance": ("novel", "famous")}
+        for name, values in allowed.items():
+            v = getattr(c, name, None)
+            if v is not None and v not in values:
+                raise ValueError(f"{name} {v!r}: one of {', '.join(values)}")
+        return c
 
     @model_validator(mode="after")
     def _probes_fit(self) -> "Recipe":
