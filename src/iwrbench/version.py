@@ -1,3 +1,3 @@
 """The package version (core: any stage may name it; the root package re-exports it)."""
 
-__version__ = "0.1.0"
+__version__ = "0.4.0"
