@@ -143,3 +143,12 @@ def test_a_refused_eval_names_no_run_folder_to_resume(tmp_path):
         msg = _one_line_error(r)
         assert words in msg, msg
         assert "run folder" not in r.stdout and not (tmp_path / "runs").exists()
+
+
+def test_report_says_what_is_wrong_with_the_folder(tmp_path):
+    msg = _one_line_error(iwr("report", str(tmp_path / "nosuch")))
+    assert "no such folder" in msg
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "run.json").write_text("{}")
+    msg = _one_line_error(iwr("report", str(tmp_path / "bad")))
+    assert "unreadable run header" in msg and "created field required" in msg  # the fields, not '7 validation errors'

@@ -551,8 +551,15 @@ def cmd_report(a: argparse.Namespace) -> int:
     from .report import write_reports
 
     html = Path(a.html) if a.html else None
+    from .runs.rundir import RunDir
+
     out = write_reports([Path(p) for p in a.runs], html=html, formats=a.format)
     print(f"report: {out}")
+    for p in a.runs:
+        f = RunDir(p).results_file
+        if not f.is_file() or f.stat().st_size == 0:
+            print(f"iwr report: warning: {p} has no results yet (nothing judged in it): its rows are empty; run or "
+                  "resume it with `iwr eval ... --out` first", file=sys.stderr)
     return 0
 
 

@@ -131,10 +131,17 @@ class RunDir:
         try:
             return RunSpec.model_validate(json.loads(self.run_json.read_bytes().decode("utf-8")))
         except FileNotFoundError:
+            if not self.path.exists():
+                raise IwrError(f"{self.path}: no such folder (give the folder of an `iwr eval` or `iwr run`)") from None
             raise IwrError(f"{self.path}: not a run folder (no {RUN_JSON})") from None
         except UnicodeDecodeError:
             raise IwrError(f"{self.run_json}: unreadable run header (not UTF-8 text)") from None
-        except (ValueError, ValidationError, RecursionError, OSError) as e:
+        except ValidationError as e:
+            errs = e.errors()
+            where = ", ".join(".".join(str(x) for x in err["loc"]) + f" {err['msg'].lower()}" for err in errs[:3])
+            more = f" and {len(errs) - 3} more" if len(errs) > 3 else ""
+            raise IwrError(f"{self.run_json}: unreadable run header ({where}{more})") from None
+        except (ValueError, RecursionError, OSError) as e:
             first = (str(e).strip().splitlines() or [e.__class__.__name__])[0][:200]
             raise IwrError(f"{self.run_json}: unreadable run header ({first})") from None
 
