@@ -308,6 +308,16 @@ def test_compare_refuses_other_suites_unless_asked_for_the_intersection(tmp_path
              suite_hash="one", protocol="iwr-bench@1")
     with pytest.raises(IwrError, match="judged under offline@2 but .* under iwr-bench@1"):
         compare_runs(a, p)
+    # no task in common: --intersection cannot help, so it is not offered
+    far = _run(tmp_path / "far", [_r("m", f"u{k}", 50.0) for k in range(3)], suite_hash="three")
+    with pytest.raises(IwrError, match="no task to pair$"):
+        compare_runs(a, far)
+    # a run with nothing judged yet says so (naming models could not help)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "run.json").write_text((a / "run.json").read_text())
+    with pytest.raises(IwrError, match="empty has no results yet"):
+        compare_runs(a, empty)
 
 
 def test_compare_names_the_models_when_the_runs_share_none(tmp_path):

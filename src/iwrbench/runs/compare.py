@@ -63,14 +63,17 @@ def compare_runs(run_a: Path | str, run_b: Path | str, *, model_a: str | None = 
     if not same:
         what = (f"{rda.path} and {rdb.path} were made on different suites (suite hash {spa.suite_hash} vs "
                 f"{spb.suite_hash}; {len(common)} task id(s) in common of {len(ids_a)} and {len(ids_b)})")
+        if not common:
+            raise IwrError(f"cannot compare: {what}: no task to pair")
         if not intersection:
             raise IwrError(f"cannot compare: {what}; pass --intersection to compare them on the task ids both ran")
-        if not common:
-            raise IwrError(f"cannot compare: {what}")
         notes.append(f"{what}: compared on the {len(common)} task id(s) both ran, as asked (--intersection); "
                      "a task recorded again between the runs keeps its id, so these may not be the same recordings")
     models_a = list(dict.fromkeys(r.model for r in ra))
     models_b = list(dict.fromkeys(r.model for r in rb))
+    for rd, models in ((rda, models_a), (rdb, models_b)):
+        if not models:
+            raise IwrError(f"cannot compare: {rd.path} has no results yet (nothing judged in it); run or resume it first")
     out = Comparison(run_a=str(rda.path), run_b=str(rdb.path), protocol=spa.protocol, suite_hash_a=spa.suite_hash,
                      suite_hash_b=spb.suite_hash, same_suite=same, common_tasks=len(common),
                      bootstrap=bootstrap.settings(resamples, seed), notes=notes)
