@@ -524,7 +524,11 @@ def cmd_suite(a: argparse.Namespace) -> int:
         from .suites.catalog import recipes_dir
 
         recipes_dir(a.name)
-        print(tasks_dir(a.name))
+        d = tasks_dir(a.name)
+        print(d)
+        if not d.is_dir() or not any((t / "task.json").is_file() for t in d.iterdir()):
+            print(f"iwr suite path: note: suite {a.name} is not built yet; `iwr suite build {a.name}` builds it there",
+                  file=sys.stderr)
         return 0
     if a.suite_cmd == "list":
         from .suites.stats import print_listing
@@ -909,6 +913,12 @@ def _sandbox_switch(unsafe: bool):
             os.environ[UNSAFE_ENV] = old
 
 
+def _command(a: argparse.Namespace) -> str:
+    """``suite stats`` for `iwr suite stats`, else the command's name (how errors name what failed)."""
+    sub = getattr(a, "suite_cmd", None)
+    return f"{a.cmd} {sub}" if sub else a.cmd
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     a = ap.parse_args(argv)
@@ -920,7 +930,7 @@ def main(argv: list[str] | None = None) -> int:
             return a.fn(a)
     except IwrError as e:
         msg = str(e).replace("\n", " ")
-        print(f"iwr {a.cmd}: error: {msg}", file=sys.stderr)
+        print(f"iwr {_command(a)}: error: {msg}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"iwr {a.cmd}: interrupted; rerun the same command to resume", file=sys.stderr)
