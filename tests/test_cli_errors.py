@@ -69,6 +69,7 @@ def test_validate_reports_missing_checkpoint(suite):
 def test_official_fixture_validates(suite):
     r = iwr("validate", str(suite / "demo_search"))
     assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines()[-1] == "1 task(s) valid"
     data = json.loads((suite / "demo_search" / "task.json").read_text())
     assert data["id"] == "demo_search"
 

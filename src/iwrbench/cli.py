@@ -183,6 +183,7 @@ def _validate(paths: list[Path], oracle: bool, recipes: list[Path] | None = None
     if bad:
         print(f"{bad} of {len(results)} task(s) failed validation", file=sys.stderr)
         return EXIT_FAILED
+    print(f"{len(results)} task(s) valid" + (" (replayed on their source)" if oracle else ""))
     return 0
 
 
