@@ -27,6 +27,16 @@ MIN_MISSING_WORDS = 2
 MIN_MISSING_WORDS_CONTROLLED = 1
 #: how alike (difflib's ratio) a word read on the page must be to one read on the checkpoint to count as it
 NEAR_WORD = 0.75
+#: glyphs OCR takes for one another in a token with a digit ('1s' for 15, 'O2OO' for 0200): folded to the digit before
+#: two readings are compared, so a number read one way on the checkpoint and the other on the page is one number
+OCR_DIGITS = str.maketrans({"o": "0", "l": "1", "i": "1", "s": "5", "z": "2", "b": "8"})
+
+
+def _fold(w: str) -> str:
+    """``w`` with the letters OCR confuses with digits read as digits, when it holds a digit (else as it is)."""
+    return w.translate(OCR_DIGITS) if any(c.isdigit() for c in w) else w
+
+
 #: a word's strokes: pixels this far from its box's commonest grey; gone when this share of them changed that much
 INK_LEVEL = 40
 INK_CHANGED = 0.3
@@ -103,7 +113,7 @@ def missing_words(reference: Path, shot: Path, numbers: bool = False, cached: bo
         place is more often a glyph misread ('?' read as '2') than a state."""
         x, y, bw, bh = box
         for v, (sx, sy, sw, sh) in shot_words:
-            if v != w and like(v) and sx < x + bw and x < sx + sw and sy < y + bh and y < sy + sh:
+            if _fold(v) != _fold(w) and like(v) and sx < x + bw and x < sx + sw and sy < y + bh and y < sy + sh:
                 return True
         return False
 
@@ -160,7 +170,8 @@ def words_gone(a: Counter, b: Counter) -> list[str]:
     from difflib import SequenceMatcher
 
     def near(w: str, x: str) -> bool:
-        return w in x or (x in w and len(x) >= 3) or SequenceMatcher(None, w, x).ratio() >= NEAR_WORD
+        return (w in x or (x in w and len(x) >= 3) or SequenceMatcher(None, w, x).ratio() >= NEAR_WORD
+                or (any(c.isdigit() for c in w + x) and _fold(w) == _fold(x)))  # '1s' read where '15' was
 
     return sorted(w for w in (a - b).elements() if w in b or not any(near(w, x) for x in b))
 
