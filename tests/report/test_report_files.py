@@ -156,6 +156,9 @@ def test_cli_report_refuses_a_folder_it_did_not_write(report_run, tmp_path, caps
     assert "was not written by iwr report" in err
     assert (tmp_path / "mine_files" / "notes.txt").read_text() == "keep me"
     assert main(["report", str(tmp_path / "nothing-here")]) != 0
+    assert "nothing-here: no such folder" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    assert main(["report", str(tmp_path / "empty")]) != 0
     assert "not a run folder" in capsys.readouterr().err
 
 

@@ -359,6 +359,9 @@ def test_bench_intervals_prints_the_width_now_and_at_other_sizes(tmp_path, capsy
     assert spread["at"]["32"]["width"] == pytest.approx(spread["width"], rel=0.1)
     assert spread["at"]["32"]["normal"] == pytest.approx(spread["width"], rel=0.15)
     assert bench.main([str(tmp_path / "nope")]) == 2
+    assert "nope: no such folder" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    assert bench.main([str(tmp_path / "empty")]) == 2
     assert "not a run folder" in capsys.readouterr().err
     # the script runs as the lead will run it
     r = subprocess.run([sys.executable, str(ROOT / "bench" / "intervals.py"), "--help"], capture_output=True,
