@@ -310,12 +310,11 @@ def _tasks_path(value: str) -> str:
     """``--tasks``: a path as given; a bundled suite's name (no such path here) its built tasks, or how to build it."""
     if value is None or Path(value).exists():
         return value
-    from .suites.catalog import suites, tasks_dir
+    from .suites.catalog import is_built, suites, tasks_dir
 
     if value in suites():
-        d = tasks_dir(value)
-        if d.is_dir() and any((t / "task.json").is_file() for t in d.iterdir()):
-            return str(d)
+        if is_built(value):
+            return str(tasks_dir(value))
         raise IwrError(f"--tasks {value}: the bundled suite {value} is not built yet; build it with `iwr suite build "
                        f"{value}` (or `iwr run --suite {value}` builds it and judges each task as it is ready)")
     return value
@@ -522,12 +521,11 @@ def cmd_suite(a: argparse.Namespace) -> int:
         _build_with_bar(a.name, a.jobs, a.force, a.task or None)
         return 0
     if a.suite_cmd == "path":
-        from .suites.catalog import recipes_dir
+        from .suites.catalog import is_built, recipes_dir
 
         recipes_dir(a.name)
-        d = tasks_dir(a.name)
-        print(d)
-        if not d.is_dir() or not any((t / "task.json").is_file() for t in d.iterdir()):
+        print(tasks_dir(a.name))
+        if not is_built(a.name):
             print(f"iwr suite path: note: suite {a.name} is not built yet; `iwr suite build {a.name}` builds it there",
                   file=sys.stderr)
         return 0

@@ -55,6 +55,12 @@ def tasks_dir(name: str) -> Path:
     return build_root(name) / "tasks"
 
 
+def is_built(name: str) -> bool:
+    """Does the build folder of suite ``name`` hold at least one task?"""
+    d = tasks_dir(name)
+    return d.is_dir() and any((t / "task.json").is_file() for t in d.iterdir())
+
+
 def recipe_files(name: str) -> list[Path]:
     """The suite's recipe files: its own ``*.yaml``, or the listed ones of the suite it draws from."""
     spec = suite_spec(name)

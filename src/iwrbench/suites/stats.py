@@ -65,11 +65,11 @@ def _manifest(name: str) -> dict:
 def _built_tasks(name: str) -> list:
     """The built tasks of bundled suite ``name``; a one-line ``IwrError`` saying how to build it when none are."""
     from ..errors import IwrError
-    from .catalog import recipes_dir
+    from .catalog import is_built, recipes_dir
 
     recipes_dir(name)  # an unknown suite names the bundled ones
     d = tasks_dir(name)
-    if not d.is_dir() or not any((t / "task.json").is_file() for t in d.iterdir()):
+    if not is_built(name):
         raise IwrError(f"suite {name} is not built yet (nothing in {d}); build it with `iwr suite build {name}`, "
                        f"or see its tasks with `iwr suite list {name}`")
     return load_suite(d)
