@@ -1,7 +1,7 @@
 """Wall time of ``iwr run`` from an empty cache: building and judging at once vs one after the other.
 
     .venv/bin/python bench/run_speed.py [--suite smoke] [--model M ...] [--mode pipelined --mode sequential]
-                                        [--json FILE]
+                                        [--limit N (pipelined only)] [--json FILE]
 
 Each mode starts from an empty cache of its own (every task recorded, validated and cheat-checked, as on a
 fresh clone; nothing installed is timed) and judges the same models (default: ``iwr run``'s baselines):
@@ -76,12 +76,14 @@ def sequential(suite: str, models: list[str], workers: int | None, tmp: Path) ->
             "excluded": {k: v[:200] for k, v in excluded.items()}}
 
 
-def pipelined(suite: str, models: list[str], workers: int | None, tmp: Path) -> dict:
+def pipelined(suite: str, models: list[str], workers: int | None, tmp: Path, limit: int | None = None) -> dict:
     env = {**os.environ, "IWR_CACHE": str(tmp / "cache-pipelined"), "IWR_PROGRESS": ""}
     run = tmp / "run-pipelined"
     cmd = _iwr("run", "--suite", suite, "--out", str(run), *sum((["--model", m] for m in models), []))
     if workers:
         cmd += ["--workers", str(workers)]
+    if limit:
+        cmd += ["--limit", str(limit)]
     total_s, seen, text = _timed(cmd, env, {"built": "every recording ended"})
     build_s = seen.get("built", total_s)
     spec = json.loads((run / "run.json").read_text())
@@ -101,14 +103,18 @@ def main() -> None:
     ap.add_argument("--mode", action="append", choices=("pipelined", "sequential"),
                     help="modes timed, in this order (default: both, pipelined first)")
     ap.add_argument("--workers", type=int, help="--workers of both (default: each command's own default)")
+    ap.add_argument("--limit", type=int, help="pipelined only: the suite's first N tasks (iwr run --limit N)")
     ap.add_argument("--json", help="write the rows here too")
     a = ap.parse_args()
+    if a.limit and "sequential" in (a.mode or ["sequential"]):
+        ap.error("--limit is for --mode pipelined only")
     models = a.model or BASELINES
     rows = []
     print(f"cores: {os.cpu_count()}; before: {_load()}", flush=True)
     with tempfile.TemporaryDirectory(prefix="iwr-run-speed-") as tmp:
         for mode in a.mode or ["pipelined", "sequential"]:
-            row = (pipelined if mode == "pipelined" else sequential)(a.suite, models, a.workers, Path(tmp))
+            row = (pipelined(a.suite, models, a.workers, Path(tmp), a.limit) if mode == "pipelined"
+                   else sequential(a.suite, models, a.workers, Path(tmp)))
             row["load_after"] = _load().split("load average:")[-1].strip()
             rows.append(row)
             print(json.dumps(row), flush=True)

@@ -644,6 +644,9 @@ class TaskResult(_Closed):
     #: the unit's log in the run folder (relative path, ``logs/<model>/<task_id>.log``): the traceback of every
     #: exception the unit ended or retried on (None: nothing was raised)
     log: str | None = None
+    #: None: judged by this run; "build": the ``oracle`` of a task this run built, judged by the build's own oracle
+    #: replay (the same judge, components and task, checked by hash), so the source is not judged twice
+    judged_in: Literal["build"] | None = None
 
 
 # --------------------------------------------------------------------------- the run folder

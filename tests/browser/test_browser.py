@@ -196,6 +196,38 @@ async def test_virtual_clock_stops_as_soon_as_a_window_changes_nothing(browser, 
             assert after.advanced_ms == 750 and not after.animating
 
 
+async def test_after_an_action_on_the_virtual_clock_what_arrives_in_real_time_is_read(browser, tmp_path):
+    """The judge's short real quiet period after an action (``Limits.action_quiet_ms``: the page's timers wait for
+    the clock) still reads what reaches the page in real time: a render scheduled over a ``MessageChannel`` (as
+    React's scheduler does), a long chain of promises, and a request's answer with a timer it starts, run by the
+    clock."""
+    from iwrbench.browser.settle import run_clock
+    from iwrbench.judge.replay import Limits
+
+    site = _site(tmp_path, """<button id="b">Go</button><p id="m"></p><p id="p"></p><p id="f"></p><script>
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => { m.textContent = 'rendered'; };
+      document.getElementById('b').onclick = () => {
+        ch.port2.postMessage(1);
+        let q = Promise.resolve(0);
+        for (let k = 0; k < 2000; k++) q = q.then(x => x + 1);
+        q.then(x => { p.textContent = 'chain ' + x; });
+        fetch('big.txt').then(r => r.text()).then(t => { setTimeout(() => { f.textContent = 'got ' + t.length; }, 200); });
+      };
+    </script>""")
+    (tmp_path / "big.txt").write_text("x" * 2_000_000)
+    quiet = Limits().action_quiet_ms
+    assert quiet <= 250
+    with StaticServer({"/": site}) as s:
+        async with _clock_page(browser, s) as (page, tr):
+            await run_clock(page, tr, quiet_ms=250, cap_ms=3000)
+            await page.click("#b")
+            rep = await settle(page, tr, quiet_ms=quiet, timeout_ms=4000, after_action=True)
+            assert rep.settled
+            await run_clock(page, tr, quiet_ms=250, cap_ms=1500)
+            assert [await page.inner_text(x) for x in ("#m", "#p", "#f")] == ["rendered", "chain 2000", "got 2000000"]
+
+
 async def test_virtual_clock_waits_for_a_poller_that_changes_nothing_until_its_work_is_done(browser, tmp_path):
     """A framework that loads its templates by polling (an interval that checks for a download, touching nothing
     until it arrives, as Aria Templates' TodoMVC does) is still at work: a window in which a timer ran is not

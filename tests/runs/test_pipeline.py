@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -135,6 +136,12 @@ def test_each_task_is_judged_once_built_a_failed_build_is_said_and_an_interrupte
     assert all(r in rows for r in first)
     oracle = {r["task_id"]: r for r in rows if r["model"] == "oracle"}
     assert all(r["status"] == "ok" and r["ifs"] == 100 for r in oracle.values()), oracle
+    # nothing judged twice: the oracle of a task this run built is the build's own oracle replay, judged whole by
+    # the run's judge (b-count was built by the resumed run), its screenshots copied into the run
+    assert oracle["b-count"]["judged_in"] == "build" and oracle["b-count"]["vfs"] > 95, oracle["b-count"]
+    shots = RunDir(out).shots_dir("oracle", "b-count")
+    assert {s["screenshot"] for s in oracle["b-count"]["steps"]} <= {p.name for p in shots.glob("step_*.png")}
+    assert {r["judged_in"] for r in rows if r["model"] == "blank"} == {None}
 
     # run.json describes the tasks judged, as `iwr eval` on the built folder would, and says what was excluded
     spec = RunDir(out).read_spec()
@@ -154,3 +161,41 @@ def test_each_task_is_judged_once_built_a_failed_build_is_said_and_an_interrupte
                 compared.add(image_digest(im.convert("RGB")))
     kept = [json.loads(f.read_text()) for f in (BuildSource.folder(recipes).root / "ocr").glob("*.json")]
     assert compared <= {k["image_sha256"] for k in kept} and len(compared) == 4
+
+
+def test_a_kept_oracle_unit_is_taken_only_for_the_task_judge_and_source_it_was_judged_on(tmp_path):
+    """``validate.make.kept_oracle``: the build's judged oracle unit stands for the run's only when the task's
+    hash, the judge's description and the recipe served all match; anything else (or a damaged folder) is
+    judged again."""
+    from iwrbench.records import TaskResult
+    from iwrbench.tasks.load import load_task
+    from iwrbench.validate.make import KEPT_META, KEPT_RESULT, KEPT_SHOTS, kept_oracle
+
+    recipes = _recipes(tmp_path)
+    fix = Path(__file__).parent.parent / "fixtures" / "official"
+    task_dir = tmp_path / "tasks" / "a-count"
+    shutil.copytree(fix / "data" / "demo_search", task_dir)
+    data = json.loads((fix / "data.jsonl").read_text().splitlines()[1])  # demo_search
+    data["id"] = "a-count"
+    (task_dir / "task.json").write_text(json.dumps(data))
+    task = load_task(task_dir)
+    judge = {"protocol": "offline@2", "ocr": {"engine": "tesseract"}}
+    recipe = recipes / "a-count.yaml"
+    kept = tmp_path / "kept"
+    (kept / KEPT_SHOTS).mkdir(parents=True)
+    (kept / KEPT_SHOTS / "step_0.png").write_bytes(b"png")
+    (kept / KEPT_RESULT).write_text(TaskResult(model="oracle", task_id="a-count", status="ok", protocol="offline@2",
+                                               ifs=100, vfs=99, final=99.7).model_dump_json())
+    (kept / KEPT_META).write_text(json.dumps({"task_hash": suite_hash([task]), "judge": judge,
+                                              "recipe": str(recipe.resolve())}))
+    got = kept_oracle(kept, task, judge, recipe)
+    assert got is not None and got[0].final == 99.7 and got[1] == kept / KEPT_SHOTS
+    assert kept_oracle(kept, task, {**judge, "ocr": None}, recipe) is None  # another judge
+    assert kept_oracle(kept, task, judge, recipes / "b-count.yaml") is None  # another source
+    assert kept_oracle(kept, task, judge, None) is None  # no recipe for the task: the oracle cannot serve it
+    data = json.loads((task_dir / "task.json").read_text())
+    data["action_sequence"][0]["parameters"]["text"] = "boots"
+    (task_dir / "task.json").write_text(json.dumps(data))
+    assert kept_oracle(kept, load_task(task_dir), judge, recipe) is None  # the task changed since
+    (kept / KEPT_RESULT).write_text("{not json")
+    assert kept_oracle(kept, task, judge, recipe) is None  # damaged: judged again, never an error

@@ -44,6 +44,11 @@ class Limits:
     page_s: float = 240.0
     load_s: float = 30.0
     settle_quiet_ms: int = 250
+    #: the real quiet period after an action when the page runs on a virtual clock (``Protocol.virtual_clock``):
+    #: its timers, animation frames and dates wait for ``run_clock``, which then runs them in windows of
+    #: ``settle_quiet_ms`` of virtual time, so what this period waits for is only what arrives in real time (the
+    #: action's own handlers, promises and messages; requests are counted apart and waited for until they end)
+    action_quiet_ms: int = 100
     settle_timeout_ms: int = 4000
     #: most virtual time a page's clock is run after loading / after an action (protocols with a virtual clock)
     clock_cap_load_ms: int = TIMERS_AFTER_LOAD_MS  # the recorder waits as long in real time (settle.wait_timers)
@@ -369,7 +374,8 @@ class _Trajectory:
 
     async def wait_after(self, first: bool) -> dict:
         if self.protocol.settle_by_condition:
-            rep = await settle(self.page, self.tracker, quiet_ms=self.limits.settle_quiet_ms,
+            quiet = self.limits.action_quiet_ms if self.protocol.virtual_clock and not first else self.limits.settle_quiet_ms
+            rep = await settle(self.page, self.tracker, quiet_ms=quiet,
                                timeout_ms=self.limits.settle_timeout_ms, after_action=not first)
             out = rep.as_dict()
             if self.protocol.virtual_clock:

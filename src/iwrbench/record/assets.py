@@ -159,6 +159,8 @@ async def render_composites(browser: Any, manifest: list[dict], assets_dir: Path
         return []
     sheets = [manifest[i:i + PER_SHEET] for i in range(0, len(manifest), PER_SHEET)]
     written: list[Path] = []
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
     from ..browser.core import new_context  # contained like every page: the browser resolves no host itself
 
     with StaticServer({"/": assets_dir}) as srv:
@@ -172,7 +174,12 @@ async def render_composites(browser: Any, manifest: list[dict], assets_dir: Path
                     await page.goto(srv.url(sheet.name), wait_until="load", timeout=30000)
                     await page.evaluate("() => Promise.all(Array.from(document.images).map(i => i.decode().catch(() => null)))")
                     path = out_dir / f"stitched_image_{k}.png"
-                    await page.locator("#sheet").screenshot(path=str(path), animations="disabled")
+                    try:
+                        await page.locator("#sheet").screenshot(path=str(path), animations="disabled")
+                    except PlaywrightTimeout:
+                        # a machine loaded by other work can hold the compositor past the first limit: once more,
+                        # longer (a sheet is a static page of our own: nothing of it keeps the browser busy)
+                        await page.locator("#sheet").screenshot(path=str(path), animations="disabled", timeout=90000)
                     written.append(path)
                 finally:
                     sheet.unlink(missing_ok=True)

@@ -698,6 +698,9 @@ def unit_page(unit: Unit, task: Task | None, store: ImageStore, *, label_dir: st
     if r.blocked_requests:
         blocked = (f'<p class="small muted">{r.blocked_requests} request(s) to other hosts were blocked'
                    + (f": {e(', '.join(r.blocked_hosts))}" if r.blocked_hosts else "") + ".</p>")
+    if r.judged_in == "build":
+        blocked += ('<p class="small muted">Judged while the run built this task: the build\'s oracle replay, with '
+                    'this run\'s judge, on the same task and source (not judged a second time).</p>')
     tags = " · ".join(f"{k.replace('_', ' ')} {v}" for k, v in r.tags.items())
     src = task.source_website if task and task.source_website else None
     sib = " ".join(f"<b>{e(m)}</b>" if h is None else f'<a href="{e(h)}">{e(m)}</a>' for m, h in siblings)

@@ -175,13 +175,17 @@ async def run_pipelined(cfg: EvalConfig, source: BuildSource, *, jobs: int | Non
     folder); ``jobs``: recordings at once; ``cfg.workers`` units judged at once while they run, ``workers_after``
     (default ``cfg.workers``) once they have all ended."""
     from ..metrics import CachedOcr
-    from ..validate.build import MAX_JOBS, build_recipes, default_jobs, ocr_dir
+    from ..validate.build import MAX_JOBS, build_recipes, default_jobs, ocr_dir, oracle_dir
 
     ids, limit = _chosen(cfg, source)
     cfg.tasks = str(source.tasks_dir)
     protocol, models, components = prepare(cfg)
     if isinstance(components.ocr, CachedOcr):  # the build's readings of the ground truth, read not redone
         components.ocr.cache.also_read.append(ocr_dir(source.root))
+    # the build's oracle replay judges the source as the run would (the default judge of offline@2, the recipe's
+    # own source): the run takes that unit instead of judging the source twice
+    keep = any(getattr(m, "name", "") == "oracle" for m in models) and _default_judge(protocol, components)
+    judge_of = components.describe()
     run = RunDir(cfg.out)
     box = BrowserBox(protocol.page_setup, unsafe_no_sandbox=cfg.unsafe_no_sandbox)
     loop = asyncio.get_running_loop()
@@ -196,7 +200,7 @@ async def run_pipelined(cfg: EvalConfig, source: BuildSource, *, jobs: int | Non
             # every recipe: tasks whose recipe is gone are dropped from the build, as `iwr suite build` does
             chosen = ids if cfg.only or cfg.limit is not None else None
             report = build_recipes(source.name, source.files, source.root, jobs=jobs, force=force, only=chosen,
-                                   progress=heard, stop=stop, others=source.others)
+                                   progress=heard, stop=stop, others=source.others, keep_oracle=keep)
             heard("end", report)
         except BaseException as e:  # noqa: BLE001 - handed to the run, which raises it
             heard("crash", e)
@@ -228,10 +232,14 @@ async def run_pipelined(cfg: EvalConfig, source: BuildSource, *, jobs: int | Non
         todo = total - sum(1 for m in models for i in ids if (m.name, i) in done)
         thread.start()
 
-        async def one(m: Any, t: Task) -> None:
+        async def one(m: Any, t: Task, built_here: bool) -> None:
+            judged = None
+            if keep and built_here and m.name == "oracle":
+                judged = await asyncio.to_thread(_kept, oracle_dir(source.root) / t.id, t, judge_of,
+                                                 getattr(m, "recipes", None))
             async with sem:
                 emit(progress, UnitStarted(model=m.name, task=t.id))
-                res = await run_unit(box, m, t, run, protocol, components, cfg.options, cfg.retries)
+                res = await run_unit(box, m, t, run, protocol, components, cfg.options, cfg.retries, judged)
                 if res is not None:
                     run.append(res)
                 emit(progress, UnitDone(model=m.name, task=t.id, result=res))
@@ -257,7 +265,8 @@ async def run_pipelined(cfg: EvalConfig, source: BuildSource, *, jobs: int | Non
                         ok, reason = False, f"built, but its folder cannot be read: {e}"
                 if ok:
                     record.add(task)
-                    units += [asyncio.ensure_future(one(m, task)) for m in models if (m.name, tid) not in done]
+                    units += [asyncio.ensure_future(one(m, task, kind == "done")) for m in models
+                              if (m.name, tid) not in done]
                 else:
                     record.exclude(tid, reason or "the build failed")
                 emit(progress, TaskBuilt(task=tid, ok=ok, reason=reason,
@@ -282,6 +291,32 @@ async def run_pipelined(cfg: EvalConfig, source: BuildSource, *, jobs: int | Non
     summary = summarize(run, protocol)
     run.write_summary(summary)
     return summary
+
+
+def _kept(folder: Path, task: Task, judge: dict, recipes: Any) -> Any:
+    """The oracle unit the build kept for ``task`` (``validate.make.kept_oracle``), if it was judged on the source
+    the run's oracle serves (the recipe it finds for the task) by the run's judge; else None."""
+    from ..validate.make import kept_oracle
+    from ..validate.oracle import find_recipe
+
+    try:
+        recipe = find_recipe(task.id, recipes)
+    except IwrError:
+        return None
+    return kept_oracle(folder, task, judge, recipe)
+
+
+def _default_judge(protocol: Any, components: Any) -> bool:
+    """Is the run's judge the one a build's oracle replay uses (offline@2, its default components and limits)?"""
+    from ..judge.score import JudgeComponents
+    from ..protocols import OFFLINE
+
+    if protocol.id != OFFLINE.id:
+        return False
+    try:
+        return components.describe() == JudgeComponents.for_protocol(OFFLINE).describe()
+    except Exception:  # noqa: BLE001 - a component that cannot be made here: judged by the run, as always
+        return False
 
 
 def build_and_judge(cfg: EvalConfig, source: BuildSource, **kwargs: Any) -> Summary:

@@ -76,8 +76,11 @@ def _log(run: RunDir, model: Model, task: Task, what: str, e: BaseException) -> 
 
 
 async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: RunDir, protocol: Protocol,
-                   components: JudgeComponents, options: GenerationOptions, retries: int) -> TaskResult | None:
-    """Generate and judge one (model, task); None when the unit was skipped (budget).
+                   components: JudgeComponents, options: GenerationOptions, retries: int,
+                   judged: tuple[TaskResult, Path] | None = None) -> TaskResult | None:
+    """Generate and judge one (model, task); None when the unit was skipped (budget). ``judged``: the unit was
+    judged already, by the build's oracle replay of this run (``validate.make.kept_oracle``: its result and
+    screenshots), and is taken as it is once the model has made its page.
 
     Never raises for a bad task, a bad page or a bug of ours: the row says what went wrong.
     """
@@ -118,6 +121,11 @@ async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: Run
                           ifs=zero, vfs=zero, final=zero, low_level_visual=zero, high_level_visual=zero,
                           steps_total=len(task.action_sequence), tags=task.tags, error=gen.error,
                           generation=gen.info, duration_s=round(time.monotonic() - t0, 2), log=log)
+    if judged is not None:
+        try:
+            return await asyncio.to_thread(_take_judged, judged, model, task, run, gen, log, t0)
+        except OSError:  # its screenshots could not be copied: judged here instead
+            pass
     last_err = ""
     for attempt in range(1, retries + 2):
         try:
@@ -144,6 +152,20 @@ async def run_unit(browser_box: "BrowserBox", model: Model, task: Task, run: Run
             return _row(model, task, protocol, "judge_error", f"judging failed: {one_line(e)}", t0, gen, attempt,
                         _log(run, model, task, f"judge_error: judging failed (attempt {attempt})", e))
     return _row(model, task, protocol, "judge_error", last_err, t0, gen, retries + 1, log)
+
+
+def _take_judged(judged: tuple[TaskResult, Path], model: Model, task: Task, run: RunDir, gen: Generation,
+                 log: str | None, t0: float) -> TaskResult:
+    """The unit judged by the build (``run_unit``'s ``judged``) as this run's row, its screenshots in the run."""
+    import shutil
+
+    kept, shots = judged
+    dest = run.shots_dir(model.name, task.id)
+    shutil.rmtree(dest, ignore_errors=True)
+    shutil.copytree(shots, dest, symlinks=True)
+    return kept.model_copy(update={"model": model.name, "generation": gen.info, "attempts": 1, "log": log,
+                                   "tags": task.tags, "judged_in": "build",
+                                   "duration_s": round(kept.duration_s + time.monotonic() - t0, 2)})
 
 
 class BrowserBox:

@@ -50,9 +50,11 @@ class BuildReport:
         return [o for o in self.outcomes if not o.ok]
 
 
-def _build_one(recipe_path: str, out: str, work: str, ocr_dir: str | None = None) -> tuple[bool, str, int, float]:
+def _build_one(recipe_path: str, out: str, work: str, ocr_dir: str | None = None,
+               keep_oracle: str | None = None) -> tuple[bool, str, int, float]:
     """Record a recipe as ``iwr record --strict`` does (the oracle replay, then the cheat check: every cheat page at
-    Final <= 15); a second recording when the first fails."""
+    Final <= 15); a second recording when the first fails. ``keep_oracle``: the oracle replay judged whole is kept
+    there (``make.record_task_async``)."""
     import asyncio
 
     from ..record.recipe import load_recipe
@@ -64,12 +66,21 @@ def _build_one(recipe_path: str, out: str, work: str, ocr_dir: str | None = None
     for attempt in (1, 2):
         try:
             asyncio.run(record_task_async(recipe, Path(out), force=True, strict=True,
-                                          ocr_dir=Path(ocr_dir) if ocr_dir else None))
+                                          ocr_dir=Path(ocr_dir) if ocr_dir else None,
+                                          keep_oracle=Path(keep_oracle) if keep_oracle else None))
             return True, "", attempt, time.monotonic() - t0
         except IwrError as e:
-            reason = str(e)
+            reason = _one_line(str(e))
+        except Exception as e:  # noqa: BLE001 - unforeseen (a browser's time limit on a loaded machine): tried again
+            reason = f"{e.__class__.__name__}: {_one_line(str(e))}"
     shutil.rmtree(out, ignore_errors=True)
     return False, reason, 2, time.monotonic() - t0
+
+
+def _one_line(msg: str, limit: int = 400) -> str:
+    """A message as one line (Playwright's errors append a call log of many lines)."""
+    first = msg.strip().splitlines()[0] if msg.strip() else ""
+    return first[:limit] + ("..." if len(first) > limit else "")
 
 
 def _save(manifest_f: Path, manifest: dict) -> None:
@@ -110,14 +121,15 @@ def default_jobs(cpus: int | None = None) -> int:
 
 def build_recipes(name: str, files: list[Path], root: Path, *, jobs: int | None = None, force: bool = False,
                   only: list[str] | None = None, progress: Callable[[str, dict], None] | None = None,
-                  stop: threading.Event | None = None, others: bool = False) -> BuildReport:
+                  stop: threading.Event | None = None, others: bool = False, keep_oracle: bool = False) -> BuildReport:
     """Record ``files`` into ``root/tasks/<task_id>`` (``root/manifest.json`` says what is up to date).
 
     ``progress(kind, info)`` hears ``start`` {total, todo, reused}, then ``ready`` {task} for each task already
     built (before any recording ends), then ``done`` {task, ok, reason, seconds} as each recording ends: a
     caller can use a task as soon as it is ready or done (``runs.pipeline`` judges it then). ``stop`` set: the
     recordings not started are dropped and those running are ended; the report holds what finished.
-    ``others``: reuse a task built from the same fingerprint for another bundled suite."""
+    ``others``: reuse a task built from the same fingerprint for another bundled suite. ``keep_oracle``: each task
+    recorded keeps the oracle unit its validation judged in ``oracle_dir(root)/<task_id>``."""
     tdir = root / "tasks"
     tdir.mkdir(parents=True, exist_ok=True)
     manifest_f = root / "manifest.json"
@@ -166,7 +178,8 @@ def build_recipes(name: str, files: list[Path], root: Path, *, jobs: int | None 
             futs = {}
             for tid, f, fp in todo:
                 t0 = time.monotonic()
-                fut = ex.submit(_build_one, str(f), str(tdir / tid), str(work), str(ocr_dir(root)))
+                fut = ex.submit(_build_one, str(f), str(tdir / tid), str(work), str(ocr_dir(root)),
+                                str(oracle_dir(root) / tid) if keep_oracle else None)
                 futs[fut] = (tid, fp, t0)
             pending = set(futs)
             while pending:
@@ -178,7 +191,8 @@ def build_recipes(name: str, files: list[Path], root: Path, *, jobs: int | None 
                     try:
                         ok, reason, attempts, seconds = fut.result()
                     except Exception as e:  # a crash in the worker: report, don't lose the others
-                        ok, reason, attempts, seconds = False, f"{e.__class__.__name__}: {e}", 1, time.monotonic() - t0
+                        ok, reason, attempts, seconds = (False, f"{e.__class__.__name__}: {_one_line(str(e))}", 1,
+                                                         time.monotonic() - t0)
                     o = BuildOutcome(tid, ok, seconds, reason, attempts)
                     report.outcomes.append(o)
                     manifest[tid] = {"fingerprint": fp, "ok": ok, "reason": reason,
@@ -193,6 +207,12 @@ def build_recipes(name: str, files: list[Path], root: Path, *, jobs: int | None 
     shutil.rmtree(work, ignore_errors=True)
     report.outcomes.sort(key=lambda o: o.task_id)
     return report
+
+
+def oracle_dir(root: Path) -> Path:
+    """Where a build asked to (``build_recipes(keep_oracle=True)``) keeps, per task, the oracle unit its validation
+    judged (``make.kept_oracle``), for the run that built it to take instead of judging the source again."""
+    return root / "oracle"
 
 
 def ocr_dir(root: Path) -> Path:

@@ -8,6 +8,7 @@ never from the task folder: see ``iwrbench.validate.oracle``.
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,21 +101,36 @@ def diff_share(a: Path, b: Path) -> float:
         return float(pixel_diff(x, y).mean())
 
 
-async def validate_oracle(task: Task, browser: Any, out_dir: Path, recipes: Any = None) -> Validation:
-    """Replay the task on its source (from its recipe) with the judge (offline@1, no visual metrics needed)."""
+async def validate_oracle(task: Task, browser: Any, out_dir: Path, recipes: Any = None,
+                          components: Any = None) -> Validation:
+    """Replay the task on its source (from its recipe) with the judge (offline@2). ``components``
+    (``judge.score.JudgeComponents`` of offline@2): the source is judged whole, visual metrics included, as a run
+    judges the ``oracle`` model, and ``result`` is that unit's ``TaskResult`` (screenshots in ``out_dir``); else
+    it is only replayed (no metrics) and ``result`` is the ``Replay``."""
     from ..judge.replay import replay
     from ..protocols import OFFLINE
     from .oracle import oracle_bundle
 
     v = Validation(task.id, ok=True)
-    rep = await replay(browser, task, oracle_bundle(task, recipes), out_dir, OFFLINE)
-    v.result = rep
-    ifs, _ = OFFLINE.ifs(rep.steps, len(task.action_sequence))
+    if components is not None:
+        from ..judge.score import judge_unit
+
+        t0 = time.monotonic()
+        res = await judge_unit(browser, task, oracle_bundle(task, recipes), out_dir, OFFLINE, components)
+        res.model, res.duration_s = "oracle", round(time.monotonic() - t0, 2)
+        steps, probes, page_error = res.steps, res.probes, (res.error if res.status == "page_error" else None)
+        if res.status not in ("ok", "page_error"):
+            v.problems.append(f"oracle replay: {res.status}: {res.error}")
+    else:
+        rep = await replay(browser, task, oracle_bundle(task, recipes), out_dir, OFFLINE)
+        res, steps, probes, page_error = rep, rep.steps, rep.probes, rep.page_error
+    v.result = res
+    ifs, _ = OFFLINE.ifs(steps, len(task.action_sequence))
     v.ifs = ifs
-    if rep.page_error:
-        v.problems.append(f"oracle replay: page_error: {rep.page_error}")
+    if page_error:
+        v.problems.append(f"oracle replay: page_error: {page_error}")
     if ifs < 100:
-        bad = next((s for s in rep.steps if not s.passed), None)
+        bad = next((s for s in steps if not s.passed), None)
         why = ""
         if bad is not None:
             why = bad.error or ""
@@ -124,7 +140,7 @@ async def validate_oracle(task: Task, browser: Any, out_dir: Path, recipes: Any 
         v.problems.append(f"oracle IFS {ifs:.1f} < 100 (step {bad.index if bad else '?'}: {why or 'failed'})")
     # a probe must hold on the source as the judge reads it, or it caps the source's own credit when judged
     kinds = {p.name: p.kind for p in task.probes}
-    for pr in rep.probes:
+    for pr in probes:
         if pr.passed or pr.skipped:
             continue
         bad_step = next((s for s in pr.steps if not s.passed), None)
@@ -147,9 +163,10 @@ async def validate_oracle(task: Task, browser: Any, out_dir: Path, recipes: Any 
 
 
 async def validate_async(paths: list[Path], *, oracle: bool, work_dir: Path,
-                         oracle_recipes: Any = None) -> list[Validation]:
+                         oracle_recipes: Any = None, components: Any = None) -> list[Validation]:
     """Check each task folder; ``oracle``: also replay it on its source, served from its recipe
-    (the bundled suites' recipes, and ``oracle_recipes``: a folder of recipes or recipe files)."""
+    (the bundled suites' recipes, and ``oracle_recipes``: a folder of recipes or recipe files); ``components``:
+    judge it whole with them (``validate_oracle``)."""
     if oracle and oracle_recipes:
         from .oracle import explicit_recipes
 
@@ -180,7 +197,7 @@ async def validate_async(paths: list[Path], *, oracle: bool, work_dir: Path,
             try:
                 for t in tasks:
                     try:
-                        out.append(await validate_oracle(t, browser, work_dir / t.id, oracle_recipes))
+                        out.append(await validate_oracle(t, browser, work_dir / t.id, oracle_recipes, components))
                     except IwrError as e:
                         out.append(Validation(t.id, False, [str(e).replace("\n", " ")]))
                     except Exception as e:  # noqa: BLE001 - ours (browser crash ...): this task fails, the others go on

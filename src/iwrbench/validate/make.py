@@ -147,10 +147,13 @@ def _where(res: Any) -> str:
 
 async def record_task_async(recipe: "Path | str | object", out: Path, *, validate: bool = True, passes: int = 2,
                             force: bool = False, progress: Progress | None = None, cheats: bool = True,
-                            strict: bool = False, ocr_dir: Path | None = None) -> Recorded:
+                            strict: bool = False, ocr_dir: Path | None = None,
+                            keep_oracle: Path | None = None) -> Recorded:
     """``cheats``: judge the cheat pages on the validated task (only with ``validate``; ``ocr_dir``: keep the OCR
     readings of its ground truth there, ``cheat_check``); ``strict``: refuse the task
-    when one of them scores above the bound."""
+    when one of them scores above the bound. ``keep_oracle``: the oracle replay judges the source whole (visual
+    metrics included, the default judge of offline@2) and, for a task written, that judged unit is kept in this
+    folder (``kept_oracle``) for a run that judges the ``oracle`` model on the task next (``runs.pipeline``)."""
     from ..record.recipe import Recipe, load_recipe
     from ..record.recorder import record_async
     from ..tasks.load import load_task
@@ -167,6 +170,7 @@ async def record_task_async(recipe: "Path | str | object", out: Path, *, validat
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.staging-", dir=out.parent))
     shutil.rmtree(staging)  # the recorder creates it atomically
+    work = ""
     try:
         await timed("record", record_async(recipe_obj, staging, progress=progress, passes=passes))
         done = Recorded(task=load_task(staging), out=out, validated=False, warnings=_warnings(staging))
@@ -174,12 +178,19 @@ async def record_task_async(recipe: "Path | str | object", out: Path, *, validat
             if progress:
                 progress("validating: replaying the task on its source with the judge (iwr validate --oracle)"
                          + (", and judging the cheat pages on it (each must stay at Final <= 15)" if cheats else ""))
-            with tempfile.TemporaryDirectory(prefix="iwr-validate-") as work:
-                # the two are independent: the cheat check's verdicts are kept only for a task that validates
-                checked = timed("validate.oracle", validate_async([staging], oracle=True, work_dir=Path(work),
-                                                                  oracle_recipes=[recipe_file]))
-                judged = timed("validate.cheats", cheat_check(staging, None, ocr_dir)) if cheats else None
-                got = await asyncio.gather(checked, *([judged] if judged is not None else []), return_exceptions=True)
+            work = tempfile.mkdtemp(prefix="iwr-validate-")
+            comps = None
+            if keep_oracle is not None:
+                from ..judge.score import JudgeComponents
+                from ..protocols import OFFLINE
+
+                comps = JudgeComponents.for_protocol(OFFLINE)
+                comps.check()
+            # the two are independent: the cheat check's verdicts are kept only for a task that validates
+            checked = timed("validate.oracle", validate_async([staging], oracle=True, work_dir=Path(work),
+                                                              oracle_recipes=[recipe_file], components=comps))
+            judged = timed("validate.cheats", cheat_check(staging, None, ocr_dir)) if cheats else None
+            got = await asyncio.gather(checked, *([judged] if judged is not None else []), return_exceptions=True)
             for r in got:
                 if isinstance(r, BaseException):
                     raise r
@@ -192,6 +203,7 @@ async def record_task_async(recipe: "Path | str | object", out: Path, *, validat
                     if progress:
                         progress(f"warning: {msg}; the probe is dropped")
                 _drop_probes(staging, set(v.own_probes_failing), done.warnings)
+                comps = None  # the source was judged with the probes dropped now: not the task that is written
                 done.task = load_task(staging)
                 v.ok, v.problems = True, []
                 if cheats:
@@ -228,9 +240,58 @@ async def record_task_async(recipe: "Path | str | object", out: Path, *, validat
                                       "with a probe (docs/recipes.md, \"Probes\")")
         replace_dir(staging, out)
         done.task = done.task.bind(out)
+        if keep_oracle is not None:
+            shutil.rmtree(keep_oracle, ignore_errors=True)
+            if comps is not None and done.validated:
+                _keep_oracle(keep_oracle, load_task(out), got[0][0].result, Path(work) / done.task.id, comps,
+                             Path(recipe_file))
         return done
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        if work:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+#: what a kept oracle unit's folder holds (``keep_oracle``)
+KEPT_RESULT, KEPT_META, KEPT_SHOTS = "result.json", "meta.json", "shots"
+
+
+def _keep_oracle(dest: Path, task: Task, result: Any, shots: Path, comps: Any, recipe: Path) -> None:
+    """Write the oracle unit the validation judged (``result``, its screenshots in ``shots``) to ``dest``, whole or
+    not at all, with what it was judged on: the task's hash, the judge's description and the recipe whose source
+    was served."""
+    from ..tasks.load import suite_hash
+
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
+    try:
+        shutil.copytree(shots, tmp / KEPT_SHOTS, symlinks=True)
+        (tmp / KEPT_RESULT).write_text(result.model_dump_json())
+        (tmp / KEPT_META).write_text(json.dumps({"task_hash": suite_hash([task]), "judge": comps.describe(),
+                                                 "recipe": str(recipe.resolve())}))
+        replace_dir(tmp, dest)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def kept_oracle(folder: Path, task: Task, judge: dict, recipe: Path | None) -> tuple[Any, Path] | None:
+    """The oracle unit a build kept for ``task`` in ``folder`` (``keep_oracle``): its ``TaskResult`` and the folder
+    of its screenshots, when it was judged on this very task (same hash), by this judge (same description), on the
+    source of ``recipe`` (the one the run's oracle serves for the task); else None (judged again)."""
+    from ..records import TaskResult
+    from ..tasks.load import suite_hash
+
+    try:
+        meta = json.loads((folder / KEPT_META).read_text())
+        if (recipe is None or meta.get("recipe") != str(recipe.resolve()) or meta.get("task_hash") != suite_hash([task])
+                or meta.get("judge") != json.loads(json.dumps(judge))):
+            return None
+        res = TaskResult.model_validate_json((folder / KEPT_RESULT).read_text())
+    except (OSError, ValueError):
+        return None
+    if res.task_id != task.id or not (folder / KEPT_SHOTS).is_dir():
+        return None
+    return res, folder / KEPT_SHOTS
 
 
 def _drop_probes(task_dir: Path, names: set[str], warnings: list[str]) -> None:
