@@ -1,6 +1,7 @@
 """The browser module: loopback server, containment, determinism and settling, in real Chromium."""
 
 import contextlib
+import time
 from pathlib import Path
 from urllib.request import urlopen
 from urllib.error import HTTPError
@@ -226,6 +227,41 @@ async def test_after_an_action_on_the_virtual_clock_what_arrives_in_real_time_is
             assert rep.settled
             await run_clock(page, tr, quiet_ms=250, cap_ms=1500)
             assert [await page.inner_text(x) for x in ("#m", "#p", "#f")] == ["rendered", "chain 2000", "got 2000000"]
+
+
+async def test_idle_callbacks_work_alike_on_the_recorded_source_and_on_the_judged_page(browser, tmp_path):
+    """A list rendered in idle callbacks while time remains: the recorder's clock (installed for the start date,
+    running in real time) gives them the judge's idle period, so the source shows the whole list on both clocks
+    (Playwright's clock alone gave no time remaining: the source was recorded empty)."""
+    from iwrbench.browser.settle import run_clock, wait_timers
+
+    site = _site(tmp_path, """<button id="go">Load</button><ul id="l"></ul><p id="out"></p><script>
+      document.getElementById('go').onclick = () => { let i = 0;
+        const work = (dl) => { while (i < 12 && dl.timeRemaining() > 1) {
+            const li = document.createElement('li'); li.textContent = 'Item ' + (++i); l.appendChild(li); if (i % 3 === 0) break; }
+          if (i < 12) requestIdleCallback(work); else out.textContent = '12 items loaded'; };
+        requestIdleCallback(work); };
+    </script>""")
+    with StaticServer({"/": site}) as s:
+        for clock in ("recorder", "judge"):
+            kw = {"watch_timers": True, "freeze_time": "2026-01-01T00:00:00Z"} if clock == "recorder" else {"virtual_time": True}
+            ctx, _ = await new_context(browser, (400, 260), allowed_origins={s.origin}, **kw)
+            try:
+                page = await ctx.new_page()
+                tr = RequestTracker(page)
+                await page.goto(s.url())
+                await settle(page, tr)
+                await page.click("#go")
+                t = time.monotonic()
+                await settle(page, tr, quiet_ms=150, timeout_ms=3000, after_action=True)
+                if clock == "recorder":
+                    await wait_timers(page, tr, since=t)
+                else:
+                    await run_clock(page, tr, quiet_ms=250, cap_ms=1500)
+                assert await page.inner_text("#out") == "12 items loaded", clock
+                assert await page.locator("li").count() == 12, clock
+            finally:
+                await ctx.close()
 
 
 async def test_virtual_clock_waits_for_a_poller_that_changes_nothing_until_its_work_is_done(browser, tmp_path):

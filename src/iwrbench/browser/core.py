@@ -332,6 +332,27 @@ TIMER_WATCH_SCRIPT = r"""
   const perf = window.performance;
   const now = perf.now.bind(perf);
 """ + _TIMER_COUNTS_JS + r"""
+  // Playwright's clock, installed to start the page's date where the judge's does, answers idle callbacks with no
+  // time remaining, so a page that works while time remains never worked on the recorded source. They get the
+  // judge's idle period instead (VIRTUAL_CLOCK_SCRIPT: 1 ms after the request, 50 ms long, 1 ms per
+  // timeRemaining() call), from a timeout of the running clock, counted as every timeout is
+  if (window.Date && window.Date.isFake) {
+    const idle = {__proto__: null};
+    let iseq = 0;
+    const setTimeoutOurs = window.setTimeout, clearTimeoutOurs = window.clearTimeout;
+    window.requestIdleCallback = function requestIdleCallback(cb) {
+      const h = ++iseq;
+      idle[h] = apply(setTimeoutOurs, window, [() => {
+        delete idle[h];
+        let left = 50;
+        cb({didTimeout: false, timeRemaining: () => max(0, left--)});
+      }, 1]);
+      return h;
+    };
+    window.cancelIdleCallback = function cancelIdleCallback(h) {
+      if (typeof h === 'number' && h in idle) { const t = idle[h]; delete idle[h]; apply(clearTimeoutOurs, window, [t]); }
+    };
+  }
   const raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
   if (typeof raf === 'function') {
     window.requestAnimationFrame = function requestAnimationFrame(cb) {
