@@ -270,6 +270,29 @@ _LOADS_JS = r"""
   }
 """
 
+# Idle callbacks, on the judge's virtual clock (VIRTUAL_CLOCK_SCRIPT) and on the recorded source's running one
+# (TIMER_WATCH_SCRIPT), where Playwright's clock is installed: an idle period starts 1 ms after the request and lasts
+# 50 ms. The clock does not move while a callback runs, so each timeRemaining() call uses up 1 ms of the period: a
+# loop that works while time remains does the same work on every run, and ends. (The installed clock's own idle
+# callbacks report no time remaining at all, so such a loop never did any work.) Needs, in scope: ``seq`` (the
+# handles' counter) and what _TIMER_COUNTS_JS defines (apply, max, timeouts, clearT; window.setTimeout counted).
+_IDLE_CALLBACKS_JS = r"""
+  const idle = {__proto__: null};
+  const setTimeoutOurs = window.setTimeout;
+  window.requestIdleCallback = function requestIdleCallback(cb) {
+    const h = ++seq;
+    idle[h] = apply(setTimeoutOurs, window, [() => {
+      delete idle[h];
+      let left = 50;
+      cb({didTimeout: false, timeRemaining: () => max(0, left--)});
+    }, 1]);
+    return h;
+  };
+  window.cancelIdleCallback = function cancelIdleCallback(h) {
+    if (typeof h === 'number' && h in idle) { const t = idle[h]; delete idle[h]; delete timeouts[t]; apply(clearT, window, [t]); }
+  };
+"""
+
 # Runs after Playwright's clock is installed (``virtual_time``). The clock's own time counts from a moment that
 # depends on real time (when the page was made), so performance.now, event times and animation-frame timestamps
 # are re-based to 0 at the document's start, and animation frames come every 16 ms of virtual time from
@@ -300,24 +323,7 @@ VIRTUAL_CLOCK_SCRIPT = r"""
   window.cancelAnimationFrame = function cancelAnimationFrame(h) {
     if (typeof h === 'number' && h in waiting) { clearT(waiting[h]); delete waiting[h]; nWaiting--; }
   };
-  // idle callbacks: an idle period starts 1 ms of virtual time after the request and lasts 50 ms. The clock
-  // does not move while a callback runs, so each timeRemaining() call uses up 1 ms of the period: a loop that
-  // works while time remains does the same work on every run, and ends. (The installed clock's own idle
-  // callbacks report no time remaining at all, so such a loop never did any work.)
-  const idle = {__proto__: null};
-  const setTimeoutOurs = window.setTimeout;
-  window.requestIdleCallback = function requestIdleCallback(cb) {
-    const h = ++seq;
-    idle[h] = apply(setTimeoutOurs, window, [() => {
-      delete idle[h];
-      let left = 50;
-      cb({didTimeout: false, timeRemaining: () => max(0, left--)});
-    }, 1]);
-    return h;
-  };
-  window.cancelIdleCallback = function cancelIdleCallback(h) {
-    if (typeof h === 'number' && h in idle) { const t = idle[h]; delete idle[h]; delete timeouts[t]; apply(clearT, window, [t]); }
-  };
+""" + _IDLE_CALLBACKS_JS + r"""
 })();
 """
 
@@ -333,25 +339,11 @@ TIMER_WATCH_SCRIPT = r"""
   const now = perf.now.bind(perf);
 """ + _TIMER_COUNTS_JS + r"""
   // Playwright's clock, installed to start the page's date where the judge's does, answers idle callbacks with no
-  // time remaining, so a page that works while time remains never worked on the recorded source. They get the
-  // judge's idle period instead (VIRTUAL_CLOCK_SCRIPT: 1 ms after the request, 50 ms long, 1 ms per
-  // timeRemaining() call), from a timeout of the running clock, counted as every timeout is
+  // time remaining, so a page that works while time remains never worked on the recorded source: they get the
+  // judge's idle period (_IDLE_CALLBACKS_JS), from a timeout of the running clock, counted as every timeout is
   if (window.Date && window.Date.isFake) {
-    const idle = {__proto__: null};
-    let iseq = 0;
-    const setTimeoutOurs = window.setTimeout, clearTimeoutOurs = window.clearTimeout;
-    window.requestIdleCallback = function requestIdleCallback(cb) {
-      const h = ++iseq;
-      idle[h] = apply(setTimeoutOurs, window, [() => {
-        delete idle[h];
-        let left = 50;
-        cb({didTimeout: false, timeRemaining: () => max(0, left--)});
-      }, 1]);
-      return h;
-    };
-    window.cancelIdleCallback = function cancelIdleCallback(h) {
-      if (typeof h === 'number' && h in idle) { const t = idle[h]; delete idle[h]; apply(clearTimeoutOurs, window, [t]); }
-    };
+    let seq = 0;
+""" + _IDLE_CALLBACKS_JS + r"""
   }
   const raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
   if (typeof raf === 'function') {
